@@ -1,0 +1,22 @@
+// Writes the first million squares, one per line, to the file named on the
+// command line (default numbers.txt), and reports any error.
+#include <sluice/sluice.hpp>
+
+#include <cstdio>
+#include <system_error>
+
+int main(int argc, char** argv) {
+  const char* path = argc > 1 ? argv[1] : "numbers.txt";
+  try {
+    sluice::writer out(path);
+    for (long i = 0; i < 1'000'000; ++i) {
+      out.print(i * i);
+      out.put('\n');
+    }
+    out.close();  // throws if a byte could not be written
+  } catch (const std::system_error& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

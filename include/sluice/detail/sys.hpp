@@ -1,0 +1,43 @@
+// sluice/detail/sys.hpp - the one seam between sluice and the operating system.
+//
+// Every system call sluice makes goes through the table returned by sys().
+// Each entry has the signature and the contract of the POSIX call it names:
+// it returns -1 and sets errno on failure. Tests install their own table with
+// set_sys() to inject EINTR, short transfers, ENOSPC, EIO or EFBIG at any call,
+// and to count or record calls. Programs never need this header.
+//
+// Cost: one relaxed atomic load and one indirect call per system call.
+#pragma once
+
+#include <sys/types.h>
+#include <sys/uio.h>
+
+struct stat;
+struct fiemap;
+
+namespace sluice::detail {
+
+struct sys_table {
+  int (*open)(const char* path, int flags, mode_t mode);
+  int (*close)(int fd);
+  ssize_t (*pwritev)(int fd, const iovec* iov, int count, off_t offset);
+  ssize_t (*preadv)(int fd, const iovec* iov, int count, off_t offset);
+  int (*fdatasync)(int fd);
+  int (*fsync)(int fd);
+  int (*fallocate)(int fd, int mode, off_t offset, off_t length);
+  int (*ftruncate)(int fd, off_t length);
+  int (*fstat)(int fd, struct stat* out);
+  int (*fiemap)(int fd, struct fiemap* map);  // ioctl(fd, FS_IOC_FIEMAP, map)
+};
+
+// The table of the real system calls.
+const sys_table& real_sys() noexcept;
+
+// The table in use (the real one unless a test installed another).
+const sys_table& sys() noexcept;
+
+// Installs `table` (nullptr restores the real one). The table must outlive
+// its use; installing while another thread is inside sluice is not supported.
+void set_sys(const sys_table* table) noexcept;
+
+}  // namespace sluice::detail

@@ -1,0 +1,59 @@
+// sluice/error.hpp - how sluice reports failure.
+//
+// Every failing operation throws std::system_error whose code() is the errno
+// and whose what() names the operation, the path and, for transfers, the
+// offset:   sluice: write 'out.bin' at offset 4096: No space left on device
+//
+// Writes throw the subclass write_error, which also says how far the write
+// got: the bytes before offset() reached the file, nothing at or after it did.
+//
+// Destructors never throw. When one has to close a file and that fails, or
+// has to drop bytes it could not write, it calls the error handler. The
+// default handler prints one line on stderr; install your own to log it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <system_error>
+
+namespace sluice {
+
+class write_error : public std::system_error {
+ public:
+  write_error(int errno_value, const std::string& what, std::uint64_t offset,
+              std::uint64_t bytes_written);
+
+  // File offset of the first byte that was not written.
+  std::uint64_t offset() const noexcept { return offset_; }
+  // Bytes of the failed request that did reach the file before the failure.
+  std::uint64_t bytes_written() const noexcept { return bytes_written_; }
+
+ private:
+  std::uint64_t offset_;
+  std::uint64_t bytes_written_;
+};
+
+// Called by destructors with the error and a one-line message such as
+//   sluice: 'out.bin' closed by its destructor with 4096 bytes lost: No space left on device
+// It must not throw.
+using error_handler = void (*)(const std::error_code& code, std::string_view message) noexcept;
+
+// Installs `handler` (nullptr restores the default, which writes the message and
+// a newline to stderr) and returns the one it replaces. Thread-safe.
+error_handler set_error_handler(error_handler handler) noexcept;
+
+namespace detail {
+// Reports through the installed handler; never throws.
+void report_error(const std::error_code& code, std::string_view message) noexcept;
+// "sluice: <operation> '<path>'" - the what() prefix every error uses.
+std::string describe(std::string_view operation, std::string_view path);
+// "sluice: <operation> '<path>' at offset <offset>"
+std::string describe(std::string_view operation, std::string_view path, std::uint64_t offset);
+// Throw std::system_error(errno_value, describe(...)).
+[[noreturn]] void throw_error(int errno_value, std::string_view operation, std::string_view path);
+[[noreturn]] void throw_error(int errno_value, std::string_view operation, std::string_view path,
+                              std::uint64_t offset);
+}  // namespace detail
+
+}  // namespace sluice

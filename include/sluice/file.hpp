@@ -1,0 +1,128 @@
+// sluice/file.hpp - sluice::file, the one owner of a file descriptor.
+//
+// A file is move-only and closes its descriptor when destroyed. Every
+// operation either completes fully or throws (see <sluice/error.hpp>):
+// interrupted calls (EINTR) are restarted and partial transfers continued, so
+// a write returns only once every byte reached the OS. Descriptors are always
+// opened with O_CLOEXEC.
+//
+// Cost: each call is one system call, except that a transfer the kernel cuts
+// short costs one more call per piece, and write_gather() one pwritev per
+// IOV_MAX buffers.
+//
+// Durability: write*() hands bytes to the OS, which survives the death of the
+// process but not a power loss; sync_data()/sync_all() make them durable. A
+// failed sync poisons the file: every later operation throws the same error,
+// because Linux may have dropped the unwritten pages and a retry would
+// "succeed" without them.
+//
+// Example:
+//   auto f = sluice::file::open("out.bin", {.mode = sluice::open_mode::create_new});
+//   f.write(std::as_bytes(std::span(header)));
+//   f.sync_data();
+//   f.close();
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <system_error>
+
+namespace sluice {
+
+enum class open_mode {
+  truncate,       // create if missing, else empty it; write-only (the default)
+  create_new,     // create; fail with EEXIST if the path exists
+  append,         // create if missing; every write goes to the end (O_APPEND)
+  open_existing,  // read and write an existing file; fail with ENOENT if missing
+  read_only,      // read an existing file
+};
+
+struct open_options {
+  open_mode mode = open_mode::truncate;
+  // Permission bits of a file this call creates, before the umask.
+  mode_t permissions = 0666;
+};
+
+class file {
+ public:
+  // Opens `path`. Throws std::system_error naming the path: a missing
+  // directory (ENOENT), no permission (EACCES), a directory (EISDIR)...
+  static file open(const std::filesystem::path& path, open_options options = {});
+
+  // Adopts an open descriptor; `path` is used in error messages only.
+  file(int fd, std::string path) noexcept;
+  file() noexcept = default;  // not open
+  file(file&& other) noexcept;
+  file& operator=(file&& other) noexcept;
+  file(const file&) = delete;
+  file& operator=(const file&) = delete;
+  // Closes the descriptor; a failure goes to the error handler.
+  ~file();
+
+  // Writes all of `bytes` at `offset`; the position is not used or moved.
+  // Throws write_error (its offset() is the first byte not written).
+  void write_at(std::span<const std::byte> bytes, std::uint64_t offset);
+
+  // Writes all of `bytes` at position() and advances it. In append mode the
+  // kernel puts the bytes at the end of the file whatever position() says.
+  void write(std::span<const std::byte> bytes);
+
+  // Writes the buffers, in order, at position() as if one buffer, and advances
+  // it: one pwritev per IOV_MAX buffers, no copy. Throws write_error.
+  void write_gather(std::span<const std::span<const std::byte>> buffers);
+
+  // Reads into `bytes` from `offset`. Returns the count read: all of `bytes`
+  // unless the file ends first.
+  std::size_t read_at(std::span<std::byte> bytes, std::uint64_t offset);
+
+  // Where write() and write_gather() go next: 0 after open, the file's size
+  // in append mode. O(1), no system call.
+  std::uint64_t position() const noexcept { return position_; }
+
+  std::uint64_t size();                 // fstat
+  void resize(std::uint64_t new_size);  // ftruncate; the position is not moved
+
+  // Reserves disk space for [offset, offset + length) with fallocate; the size
+  // grows to cover it. A filesystem without fallocate throws EOPNOTSUPP with
+  // "not supported" in the message: sluice never emulates it slowly.
+  void preallocate(std::uint64_t offset, std::uint64_t length);
+
+  // Number of extents the file occupies on disk (FIEMAP); EOPNOTSUPP where
+  // the filesystem cannot tell (tmpfs, for one).
+  std::uint64_t extent_count();
+
+  void sync_data();  // fdatasync: the data and the size are durable
+  void sync_all();   // fsync: also every other piece of metadata
+
+  bool is_open() const noexcept { return fd_ >= 0; }
+  int native_handle() const noexcept { return fd_; }
+  const std::string& path() const noexcept { return path_; }
+
+  // Gives up ownership: returns the descriptor (-1 if not open), leaves this
+  // file not open and does not close anything.
+  int release() noexcept;
+
+  // Closes the descriptor and reports any error (including a poisoning sync
+  // error seen earlier). The descriptor is released whatever happens.
+  void close();
+
+ private:
+  void check_usable(const char* operation) const;
+  void poison(int errno_value, const char* operation);
+
+  int fd_ = -1;
+  std::uint64_t position_ = 0;
+  int poison_errno_ = 0;  // errno of a failed sync, 0 if none
+  std::string path_;
+};
+
+// Makes the entries of directory `path` durable (fsync of the directory): do
+// it after creating or renaming a file inside it. Throws std::system_error.
+void sync_directory(const std::filesystem::path& path);
+
+}  // namespace sluice

@@ -1,0 +1,6 @@
+// sluice/sluice.hpp - everything sluice offers, in one include.
+#pragma once
+
+#include "sluice/error.hpp"
+#include "sluice/file.hpp"
+#include "sluice/writer.hpp"

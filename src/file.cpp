@@ -1,0 +1,213 @@
+// sluice::file: every operation on one descriptor, through detail::sys.
+#include "sluice/file.hpp"
+
+#include <fcntl.h>
+#include <linux/fiemap.h>
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sluice/detail/sys.hpp"
+#include "sluice/error.hpp"
+#include "transfer.hpp"
+
+namespace sluice {
+namespace {
+
+int open_flags(open_mode mode) {
+  switch (mode) {
+    case open_mode::truncate: return O_WRONLY | O_CREAT | O_TRUNC;
+    case open_mode::create_new: return O_RDWR | O_CREAT | O_EXCL;
+    case open_mode::append: return O_WRONLY | O_CREAT | O_APPEND;
+    case open_mode::open_existing: return O_RDWR;
+    case open_mode::read_only: return O_RDONLY;
+  }
+  return O_RDONLY;
+}
+
+[[noreturn]] void throw_write_error(int errno_value, const std::string& path,
+                                    std::uint64_t offset, std::uint64_t written) {
+  std::uint64_t failed_at = offset + written;
+  throw write_error(errno_value, detail::describe("write", path, failed_at), failed_at, written);
+}
+
+// Writes the iovecs at `offset` or throws write_error; returns the byte count.
+std::uint64_t write_all(int fd, const std::string& path, iovec* iov, std::size_t count,
+                        std::uint64_t offset) {
+  auto result = detail::transfer(fd, detail::direction::write, iov, count, offset);
+  if (result.error != 0) throw_write_error(result.error, path, offset, result.done);
+  return result.done;
+}
+
+iovec to_iovec(std::span<const std::byte> bytes) {
+  return {const_cast<std::byte*>(bytes.data()), bytes.size()};
+}
+
+}  // namespace
+
+file file::open(const std::filesystem::path& path, open_options options) {
+  int fd = detail::sys().open(path.c_str(), open_flags(options.mode) | O_CLOEXEC,
+                              options.permissions);
+  if (fd < 0) detail::throw_error(errno, "open", path.native());
+  file opened(fd, path.native());
+  if (options.mode == open_mode::append) opened.position_ = opened.size();
+  return opened;
+}
+
+file::file(int fd, std::string path) noexcept : fd_(fd), path_(std::move(path)) {}
+
+file::file(file&& other) noexcept
+    : fd_(std::exchange(other.fd_, -1)),
+      position_(other.position_),
+      poison_errno_(other.poison_errno_),
+      path_(std::move(other.path_)) {}
+
+file& file::operator=(file&& other) noexcept {
+  if (this != &other) {
+    file discarded(std::move(*this));
+    fd_ = std::exchange(other.fd_, -1);
+    position_ = other.position_;
+    poison_errno_ = other.poison_errno_;
+    path_ = std::move(other.path_);
+  }
+  return *this;
+}
+
+file::~file() {
+  if (fd_ < 0) return;
+  if (detail::sys().close(fd_) != 0) {
+    int error = errno;
+    detail::report_error(std::error_code(error, std::generic_category()),
+                         detail::describe("close", path_) + " in its destructor: " +
+                             std::generic_category().message(error));
+  }
+}
+
+void file::check_usable(const char* operation) const {
+  if (fd_ < 0) detail::throw_error(EBADF, operation, path_);
+  if (poison_errno_ != 0)
+    throw std::system_error(poison_errno_, std::generic_category(),
+                            detail::describe(operation, path_) +
+                                " refused: an earlier sync failed and data may be lost");
+}
+
+void file::poison(int errno_value, const char* operation) {
+  poison_errno_ = errno_value;
+  detail::throw_error(errno_value, operation, path_);
+}
+
+void file::write_at(std::span<const std::byte> bytes, std::uint64_t offset) {
+  check_usable("write");
+  iovec one = to_iovec(bytes);
+  write_all(fd_, path_, &one, 1, offset);
+}
+
+void file::write(std::span<const std::byte> bytes) {
+  write_gather({&bytes, 1});
+}
+
+void file::write_gather(std::span<const std::span<const std::byte>> buffers) {
+  check_usable("write");
+  constexpr std::size_t on_stack = 8;  // what the writer needs: no allocation
+  iovec small[on_stack];
+  std::vector<iovec> large;
+  iovec* iov = small;
+  if (buffers.size() > on_stack) {
+    large.resize(buffers.size());
+    iov = large.data();
+  }
+  for (std::size_t i = 0; i < buffers.size(); ++i) iov[i] = to_iovec(buffers[i]);
+  try {
+    position_ += write_all(fd_, path_, iov, buffers.size(), position_);
+  } catch (const write_error& e) {
+    position_ = e.offset();
+    throw;
+  }
+}
+
+std::size_t file::read_at(std::span<std::byte> bytes, std::uint64_t offset) {
+  check_usable("read");
+  iovec one{bytes.data(), bytes.size()};
+  auto result = detail::transfer(fd_, detail::direction::read, &one, 1, offset);
+  if (result.error != 0)
+    detail::throw_error(result.error, "read", path_, offset + result.done);
+  return result.done;
+}
+
+std::uint64_t file::size() {
+  check_usable("stat");
+  struct stat st {};
+  if (detail::sys().fstat(fd_, &st) != 0) detail::throw_error(errno, "stat", path_);
+  return static_cast<std::uint64_t>(st.st_size);
+}
+
+void file::resize(std::uint64_t new_size) {
+  check_usable("resize");
+  if (detail::sys().ftruncate(fd_, static_cast<off_t>(new_size)) != 0)
+    detail::throw_error(errno, "resize", path_, new_size);
+}
+
+void file::preallocate(std::uint64_t offset, std::uint64_t length) {
+  check_usable("preallocate");
+  if (detail::sys().fallocate(fd_, 0, static_cast<off_t>(offset), static_cast<off_t>(length)) == 0)
+    return;
+  int error = errno;
+  if (error == EOPNOTSUPP)
+    throw std::system_error(error, std::generic_category(),
+                            detail::describe("preallocate", path_) +
+                                ": fallocate is not supported by this filesystem");
+  detail::throw_error(error, "preallocate", path_, offset);
+}
+
+std::uint64_t file::extent_count() {
+  check_usable("count extents of");
+  struct fiemap query {};
+  query.fm_start = 0;
+  query.fm_length = FIEMAP_MAX_OFFSET;
+  query.fm_flags = FIEMAP_FLAG_SYNC;
+  query.fm_extent_count = 0;  // only count
+  if (detail::sys().fiemap(fd_, &query) != 0) {
+    int error = errno;
+    if (error == EOPNOTSUPP || error == ENOTTY)
+      throw std::system_error(EOPNOTSUPP, std::generic_category(),
+                              detail::describe("count extents of", path_) +
+                                  ": FIEMAP is not supported by this filesystem");
+    detail::throw_error(error, "count extents of", path_);
+  }
+  return query.fm_mapped_extents;
+}
+
+void file::sync_data() {
+  check_usable("fdatasync");
+  if (detail::sys().fdatasync(fd_) != 0) poison(errno, "fdatasync");
+}
+
+void file::sync_all() {
+  check_usable("fsync");
+  if (detail::sys().fsync(fd_) != 0) poison(errno, "fsync");
+}
+
+int file::release() noexcept { return std::exchange(fd_, -1); }
+
+void file::close() {
+  if (fd_ < 0) return;
+  int fd = std::exchange(fd_, -1);
+  // Linux releases the descriptor even when close fails: never retry it.
+  if (detail::sys().close(fd) != 0) detail::throw_error(errno, "close", path_);
+  if (poison_errno_ != 0)
+    throw std::system_error(poison_errno_, std::generic_category(),
+                            detail::describe("close", path_) + ": an earlier sync failed");
+}
+
+void sync_directory(const std::filesystem::path& path) {
+  int fd = detail::sys().open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+  if (fd < 0) detail::throw_error(errno, "open directory", path.native());
+  file directory(fd, path.native());  // closes on every path out
+  if (detail::sys().fsync(fd) != 0) detail::throw_error(errno, "fsync directory", path.native());
+  directory.close();
+}
+
+}  // namespace sluice

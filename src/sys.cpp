@@ -1,0 +1,44 @@
+// The real system calls behind detail::sys(), and the switch tests use.
+#include "sluice/detail/sys.hpp"
+
+#include <fcntl.h>
+#include <linux/fiemap.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+
+namespace sluice::detail {
+namespace {
+
+int real_open(const char* path, int flags, mode_t mode) { return ::open(path, flags, mode); }
+int real_fiemap(int fd, struct fiemap* map) { return ::ioctl(fd, FS_IOC_FIEMAP, map); }
+
+constexpr sys_table real_table{
+    .open = real_open,
+    .close = ::close,
+    .pwritev = ::pwritev,
+    .preadv = ::preadv,
+    .fdatasync = ::fdatasync,
+    .fsync = ::fsync,
+    .fallocate = ::fallocate,
+    .ftruncate = ::ftruncate,
+    .fstat = ::fstat,
+    .fiemap = real_fiemap,
+};
+
+std::atomic<const sys_table*> current{&real_table};
+
+}  // namespace
+
+const sys_table& real_sys() noexcept { return real_table; }
+
+const sys_table& sys() noexcept { return *current.load(std::memory_order_relaxed); }
+
+void set_sys(const sys_table* table) noexcept {
+  current.store(table ? table : &real_table, std::memory_order_relaxed);
+}
+
+}  // namespace sluice::detail

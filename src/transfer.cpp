@@ -1,0 +1,50 @@
+#include "transfer.hpp"
+
+#include <cerrno>
+#include <climits>
+
+#include "sluice/detail/sys.hpp"
+
+namespace sluice::detail {
+namespace {
+
+// Drops `n` transferred bytes from the front of the iovec array.
+void consume(iovec*& iov, std::size_t& count, std::size_t n) noexcept {
+  while (count > 0 && n >= iov->iov_len) {
+    n -= iov->iov_len;
+    ++iov;
+    --count;
+  }
+  if (n > 0) {
+    iov->iov_base = static_cast<char*>(iov->iov_base) + n;
+    iov->iov_len -= n;
+  }
+}
+
+ssize_t issue(int fd, direction dir, const iovec* iov, std::size_t count, std::uint64_t offset) {
+  int batch = count < IOV_MAX ? static_cast<int>(count) : IOV_MAX;
+  auto at = static_cast<off_t>(offset);
+  return dir == direction::write ? sys().pwritev(fd, iov, batch, at)
+                                 : sys().preadv(fd, iov, batch, at);
+}
+
+}  // namespace
+
+transfer_result transfer(int fd, direction dir, iovec* iov, std::size_t count,
+                         std::uint64_t offset) noexcept {
+  std::uint64_t done = 0;
+  consume(iov, count, 0);  // skip leading empty buffers
+  while (count > 0) {
+    ssize_t n = issue(fd, dir, iov, count, offset + done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return {done, errno};
+    }
+    if (n == 0) return {done, dir == direction::write ? EIO : 0};
+    done += static_cast<std::uint64_t>(n);
+    consume(iov, count, static_cast<std::size_t>(n));
+  }
+  return {done, 0};
+}
+
+}  // namespace sluice::detail

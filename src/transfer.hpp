@@ -1,0 +1,26 @@
+// The one loop that turns pwritev/preadv into "all or an error".
+#pragma once
+
+#include <sys/uio.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace sluice::detail {
+
+enum class direction { write, read };
+
+struct transfer_result {
+  std::uint64_t done;  // bytes transferred
+  int error;           // errno of the failure, 0 if complete (or end of file when reading)
+};
+
+// Transfers every byte that iov[0, count) describes, starting at `offset`:
+// restarts after EINTR, continues after a partial transfer, issues at most
+// IOV_MAX buffers per call. A read stops early only at end of file; a write
+// that makes no progress without an error is reported as EIO. The iovecs are
+// consumed (modified). Never throws.
+transfer_result transfer(int fd, direction dir, iovec* iov, std::size_t count,
+                         std::uint64_t offset) noexcept;
+
+}  // namespace sluice::detail

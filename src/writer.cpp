@@ -1,0 +1,179 @@
+// sluice::writer: everything off the inline fast path.
+#include "sluice/writer.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <string>
+#include <utility>
+
+#include "sluice/error.hpp"
+
+namespace sluice {
+namespace {
+
+std::span<const std::byte> bytes_of(const char* data, std::size_t size) {
+  return {reinterpret_cast<const std::byte*>(data), size};
+}
+
+}  // namespace
+
+writer::writer(const std::filesystem::path& path, writer_options options)
+    : writer(file::open(path), options) {}
+
+writer::writer(file&& target, writer_options options) : target_(std::move(target)) {
+  if (!target_.is_open())
+    throw std::system_error(EBADF, std::generic_category(),
+                            detail::describe("write", target_.path()) + ": the file is not open");
+  capacity_ = options.buffer_size ? options.buffer_size : writer_options::default_buffer_size;
+  storage_ = std::make_unique_for_overwrite<char[]>(capacity_);
+  begin_ = pos_ = storage_.get();
+  end_ = begin_ + capacity_;
+}
+
+writer::writer(writer&& other) noexcept
+    : target_(std::move(other.target_)),
+      storage_(std::move(other.storage_)),
+      capacity_(std::exchange(other.capacity_, 0)),
+      begin_(std::exchange(other.begin_, nullptr)),
+      pos_(std::exchange(other.pos_, nullptr)),
+      end_(std::exchange(other.end_, nullptr)),
+      error_(std::exchange(other.error_, nullptr)) {}
+
+writer& writer::operator=(writer&& other) noexcept {
+  if (this != &other) {
+    destroy();
+    target_ = std::move(other.target_);
+    storage_ = std::move(other.storage_);
+    capacity_ = std::exchange(other.capacity_, 0);
+    begin_ = std::exchange(other.begin_, nullptr);
+    pos_ = std::exchange(other.pos_, nullptr);
+    end_ = std::exchange(other.end_, nullptr);
+    error_ = std::exchange(other.error_, nullptr);
+  }
+  return *this;
+}
+
+writer::~writer() { destroy(); }
+
+void writer::destroy() noexcept {
+  if (!target_.is_open()) return;
+  try {
+    close();
+  } catch (const std::system_error& e) {
+    detail::report_error(e.code(), std::string(e.what()) + " (in the writer's destructor: " +
+                                       std::to_string(buffered()) + " bytes lost)");
+  } catch (const std::exception& e) {
+    detail::report_error(std::error_code(EIO, std::generic_category()),
+                         detail::describe("close", target_.path()) + ": " + e.what());
+  }
+}
+
+void writer::check_usable() const {
+  if (error_) std::rethrow_exception(error_);
+  if (!target_.is_open())
+    throw std::system_error(EBADF, std::generic_category(),
+                            detail::describe("write", target_.path()) + ": the writer is closed");
+}
+
+void writer::fail(std::exception_ptr error) noexcept {
+  error_ = std::move(error);
+  end_ = pos_;  // no room left: every later write takes the slow path and rethrows
+}
+
+void writer::put_slow(char c) {
+  check_usable();
+  write_buffer();
+  *pos_++ = c;
+}
+
+void writer::write_slow(const char* data, std::size_t size) {
+  check_usable();
+  if (size >= gather_threshold()) return write_buffer_and(data, size);
+  while (size > 0) {
+    if (pos_ == end_) write_buffer();
+    std::size_t n = std::min(size, static_cast<std::size_t>(end_ - pos_));
+    std::memcpy(pos_, data, n);
+    pos_ += n;
+    data += n;
+    size -= n;
+  }
+}
+
+void writer::make_room(std::size_t n) {
+  check_usable();
+  write_buffer();
+  if (n <= capacity_) return;
+  storage_ = std::make_unique_for_overwrite<char[]>(n);
+  capacity_ = n;
+  begin_ = pos_ = storage_.get();
+  end_ = begin_ + capacity_;
+}
+
+void writer::write_buffer() { write_buffer_and(nullptr, 0); }
+
+// Writes the buffered bytes followed by data[0, size) in one gathered write.
+// On failure the bytes of the buffer that did not reach the file stay
+// buffered; the payload counts as accepted only as far as it was written.
+void writer::write_buffer_and(const char* data, std::size_t size) {
+  std::size_t held = buffered();
+  if (held + size == 0) return;
+  std::span<const std::byte> pieces[2] = {bytes_of(begin_, held), bytes_of(data, size)};
+  try {
+    target_.write_gather({pieces, size ? 2u : 1u});
+    pos_ = begin_;
+  } catch (const write_error& e) {
+    std::size_t kept = held - std::min<std::uint64_t>(e.bytes_written(), held);
+    std::memmove(begin_, pos_ - kept, kept);
+    pos_ = begin_ + kept;
+    fail(std::current_exception());
+    throw;
+  } catch (...) {
+    fail(std::current_exception());
+    throw;
+  }
+}
+
+// 32 bytes hold the longest shortest-round-trip form ("-2.2250738585072014e-308").
+void writer::print(double value) { print_chars(value, 32); }
+void writer::print(float value) { print_chars(value, 32); }
+
+void writer::flush() {
+  check_usable();
+  write_buffer();
+}
+
+void writer::sync() {
+  flush();
+  try {
+    target_.sync_data();
+  } catch (...) {
+    fail(std::current_exception());
+    throw;
+  }
+}
+
+void writer::close() {
+  if (!target_.is_open()) return;
+  std::exception_ptr first = error_;
+  if (!first) {
+    try {
+      write_buffer();
+    } catch (...) {
+      first = std::current_exception();
+    }
+  }
+  try {
+    target_.close();
+  } catch (...) {
+    if (!first) first = std::current_exception();
+  }
+  if (first) {
+    fail(first);  // the unwritten bytes stay counted in buffered()
+    std::rethrow_exception(first);
+  }
+  storage_.reset();
+  begin_ = pos_ = end_ = nullptr;
+}
+
+}  // namespace sluice
