@@ -1,0 +1,123 @@
+// sluice-bench: measures, on the disk the user points it at, each way of
+// writing a file side by side: sluice and the peers a user would pick
+// instead. Runs the chosen scenarios in a fresh work directory, prints a
+// table per case as it completes and, with --json, writes every figure.
+// Exit status: 0, 1 if a method failed or the run could not be made, 2 for
+// a usage error.
+#include <cerrno>
+#include <exception>
+#include <fstream>
+#include <iostream>
+#include <set>
+#include <stdexcept>
+#include <system_error>
+
+#include "machine.hpp"
+#include "options.hpp"
+#include "progress.hpp"
+#include "report.hpp"
+#include "runner.hpp"
+#include "scenarios.hpp"
+#include "summary.hpp"
+#include "work_dir.hpp"
+
+namespace sluice::bench {
+namespace {
+
+const scenario& find_scenario(const std::string& name) {
+  for (const scenario& s : scenarios())
+    if (s.name == name) return s;
+  throw std::invalid_argument("unknown scenario '" + name + "'");
+}
+
+// Each scenario and the methods of its cases, each once (gather's three
+// cases share theirs); the cases are made at 1 MiB just to name them.
+void print_list(std::ostream& out) {
+  for (const scenario& s : scenarios()) {
+    out << s.name << ": " << s.summary << "\n";
+    std::set<std::string> listed;
+    for (const bench_case& c : s.make(1024 * 1024))
+      for (const method& m : c.methods)
+        if (listed.insert(m.name).second) out << "  " << display_name(m) << "\n";
+  }
+}
+
+std::vector<bench_case> make_cases(const options& o) {
+  std::vector<bench_case> cases;
+  for (const std::string& name : o.scenarios) {
+    const scenario& s = find_scenario(name);
+    for (bench_case& c : s.make(o.size ? o.size : s.default_size)) cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+std::size_t total_runs(const std::vector<bench_case>& cases, int repeat) {
+  std::size_t methods = 0;
+  for (const bench_case& c : cases) methods += c.methods.size();
+  return methods * static_cast<std::size_t>(repeat);
+}
+
+// Opened before the first run, so that a bad path fails at once.
+std::ofstream open_json(const std::string& path) {
+  std::ofstream out;
+  if (path.empty()) return out;
+  out.open(path);
+  if (!out)
+    throw std::system_error(errno, std::generic_category(),
+                            "cannot write the JSON report '" + path + "'");
+  return out;
+}
+
+std::size_t failures(const std::vector<case_summary>& summaries) {
+  std::size_t failed = 0;
+  for (const case_summary& summary : summaries)
+    for (const row& r : summary.rows) failed += r.mb_per_s ? 0 : 1;
+  return failed;
+}
+
+int run_bench(const options& o) {
+  std::ofstream json = open_json(o.json);
+  std::vector<bench_case> cases = make_cases(o);
+  work_dir dir(o.dir.empty() ? default_parent() : std::filesystem::path(o.dir));
+  run_description run{dir.path(), describe_machine(dir.path()), {o.repeat, o.sync}};
+  print_header(std::cout, run);
+  progress status(total_runs(cases, o.repeat));
+  std::vector<case_result> results;
+  results.reserve(cases.size());  // the summaries point into it
+  std::vector<case_summary> summaries;
+  for (const bench_case& c : cases) {
+    results.push_back(run_case(c, dir, run.settings, status));
+    status.clear();
+    summaries.push_back(summarize(results.back()));
+    print_table(std::cout, summaries.back());
+    std::cout.flush();
+  }
+  print_footer(std::cout, run);
+  if (json.is_open()) {
+    write_json(json, run, summaries);
+    json.close();
+    if (!json) throw std::runtime_error("cannot write the JSON report '" + o.json + "'");
+  }
+  std::size_t failed = failures(summaries);
+  if (failed) std::cerr << "sluice-bench: " << failed << " method(s) failed; see their rows\n";
+  return failed ? 1 : 0;
+}
+
+}  // namespace
+}  // namespace sluice::bench
+
+int main(int argc, char** argv) {
+  auto parsed = sluice::bench::parse_options(argc, argv);
+  if (const int* status = std::get_if<int>(&parsed)) return *status;
+  const auto& o = std::get<sluice::bench::options>(parsed);
+  try {
+    if (o.list) {
+      sluice::bench::print_list(std::cout);
+      return 0;
+    }
+    return sluice::bench::run_bench(o);
+  } catch (const std::exception& e) {
+    std::cerr << "sluice-bench: " << e.what() << '\n';
+    return 1;
+  }
+}

@@ -1,0 +1,25 @@
+// sluice-bench: the command line (CLI11).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace sluice::bench {
+
+struct options {
+  std::vector<std::string> scenarios;  // in the report's order, no repeats
+  std::uint64_t size = 0;              // bytes per scenario; 0: each one's default
+  int repeat = 5;                      // runs per method; the report gives the median
+  bool sync = false;                   // figures include the final fdatasync
+  std::string json;                    // JSON report path; empty: none
+  std::string dir;                     // where the work directory goes; empty: $TMPDIR or /tmp
+  bool list = false;                   // list scenarios and methods, run nothing
+};
+
+// The options, or the exit status when there is nothing to run: 0 after
+// --help, 2 after a usage error (its message is printed on stderr).
+std::variant<options, int> parse_options(int argc, char** argv);
+
+}  // namespace sluice::bench

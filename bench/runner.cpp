@@ -1,0 +1,42 @@
+#include "runner.hpp"
+
+#include <exception>
+
+#include "output_check.hpp"
+#include "timing.hpp"
+
+namespace sluice::bench {
+namespace {
+
+// One timed run of `m`, then the check of its output. Throws on failure.
+double run_once(const method& m, const work_dir& dir, bool sync, output_check& check) {
+  target t{dir.output(), sync};
+  double seconds = seconds_of([&] { m.run(t); });
+  check.check(m.name);
+  return seconds;
+}
+
+}  // namespace
+
+case_result run_case(const bench_case& bench, const work_dir& dir, const run_settings& settings,
+                     progress& status) {
+  case_result result{&bench, std::vector<method_result>(bench.methods.size())};
+  output_check check(dir, bench.bytes);
+  for (int rep = 0; rep < settings.repeat; ++rep) {
+    for (std::size_t i = 0; i < bench.methods.size(); ++i) {
+      const method& m = bench.methods[i];
+      method_result& r = result.methods[i];
+      status.step(bench.scenario + ": " + m.name);
+      if (!r.error.empty()) continue;
+      try {
+        r.seconds.push_back(run_once(m, dir, settings.sync, check));
+      } catch (const std::exception& e) {
+        dir.remove_output();
+        r.error = e.what();
+      }
+    }
+  }
+  return result;
+}
+
+}  // namespace sluice::bench

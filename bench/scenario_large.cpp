@@ -1,0 +1,57 @@
+// sluice-bench "large": a big file written in 1 MiB pieces, where the cost
+// is the kernel's copy into the page cache (and the disk, with --sync), and
+// a writer can only lose speed by copying through its buffer.
+#include <algorithm>
+#include <cstddef>
+#include <memory>
+#include <span>
+
+#include "content.hpp"
+#include "io.hpp"
+#include "scenarios.hpp"
+#include "units.hpp"
+
+namespace sluice::bench {
+namespace {
+
+constexpr std::size_t piece_size = 1024 * 1024;
+
+struct large_file {
+  std::vector<char> piece;  // written again and again
+  std::uint64_t size;       // the file's size; the last piece may be shorter
+};
+using content = std::shared_ptr<const large_file>;  // shared by the methods
+
+// Calls write(data, n) for the pieces that make up the file.
+template <class Write>
+void write_pieces(const large_file& file, Write&& write) {
+  for (std::uint64_t done = 0; done < file.size; done += piece_size)
+    write(file.piece.data(),
+          static_cast<std::size_t>(std::min<std::uint64_t>(piece_size, file.size - done)));
+}
+
+void run_write(const target& t, const content& file) {
+  raw_file out(t.path);
+  write_pieces(*file, [&out](const char* data, std::size_t n) { out.write_all(data, n); });
+  out.finish(t.sync);
+}
+
+void run_sluice_write(const target& t, const content& file) {
+  sluice::writer out(t.path);
+  write_pieces(*file, [&out](const char* data, std::size_t n) {
+    out.write(std::as_bytes(std::span(data, n)));
+  });
+  finish(out, t);
+}
+
+}  // namespace
+
+std::vector<bench_case> make_large(std::uint64_t size) {
+  auto file = std::make_shared<const large_file>(large_file{pattern_bytes(piece_size), size});
+  bench_case c{"large", "large: " + format_size(size) + " written in 1 MiB pieces", size, {}, {}};
+  c.methods.push_back(bind_method("write(2), 1 MiB a call", role::limit, run_write, file));
+  c.methods.push_back(bind_method("sluice writer::write", role::sluice, run_sluice_write, file));
+  return {std::move(c)};
+}
+
+}  // namespace sluice::bench

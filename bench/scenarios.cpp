@@ -1,0 +1,25 @@
+// sluice-bench: the list of scenarios and their default sizes, chosen so
+// that a default run takes about half a minute on a 2-core VM.
+#include "scenarios.hpp"
+
+#include <array>
+
+namespace sluice::bench {
+namespace {
+
+constexpr std::uint64_t mib = 1024 * 1024;
+
+constexpr std::array<scenario, 4> all = {{
+    {"bytes", "one byte per call: stdio, iostreams, {fmt}, a hand buffer, sluice put", 32 * mib,
+     make_bytes},
+    {"text", "\"All work and no play...\" lines of a few pieces each", 64 * mib, make_text},
+    {"gather", "many small pieces: write(2) each, writev, sluice writer and write_gather", 32 * mib,
+     make_gather},
+    {"large", "1 MiB pieces: write(2) and sluice writer", 512 * mib, make_large},
+}};
+
+}  // namespace
+
+std::span<const scenario> scenarios() { return all; }
+
+}  // namespace sluice::bench

@@ -1,0 +1,28 @@
+// sluice-bench: the scenarios, each a factory of cases sized by --size.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "bench_case.hpp"
+
+namespace sluice::bench {
+
+struct scenario {
+  std::string_view name;
+  std::string_view summary;    // one line for --list and --help
+  std::uint64_t default_size;  // bytes, when --size is not given
+  std::vector<bench_case> (*make)(std::uint64_t size);
+};
+
+// bytes, text, gather, large: the order of the report.
+std::span<const scenario> scenarios();
+
+std::vector<bench_case> make_bytes(std::uint64_t size);
+std::vector<bench_case> make_text(std::uint64_t size);
+std::vector<bench_case> make_gather(std::uint64_t size);
+std::vector<bench_case> make_large(std::uint64_t size);
+
+}  // namespace sluice::bench

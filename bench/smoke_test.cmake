@@ -1,0 +1,43 @@
+# sluice-bench smoke test, run by ctest as
+#   cmake -DBENCH=<sluice-bench> -DJSON=<report.json> -P smoke_test.cmake
+# Runs every scenario at 1 MiB once and checks the JSON report: each
+# scenario has a case, and every method of every case posted a positive
+# median (a failed method has a null one). Needs no interpreter but CMake.
+cmake_minimum_required(VERSION 3.19)  # string(JSON)
+
+set(scenarios bytes text gather large)
+file(REMOVE ${JSON})
+execute_process(
+  COMMAND ${BENCH} --size 1M --repeat 1 --json ${JSON}
+  RESULT_VARIABLE status
+  OUTPUT_VARIABLE table
+  ERROR_VARIABLE errors)
+message(STATUS "${table}")
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "sluice-bench exited with ${status}:\n${errors}")
+endif()
+
+file(READ ${JSON} report)
+string(JSON case_count LENGTH "${report}" cases)
+set(seen "")
+math(EXPR last_case "${case_count} - 1")
+foreach(c RANGE ${last_case})
+  string(JSON scenario GET "${report}" cases ${c} scenario)
+  list(APPEND seen ${scenario})
+  string(JSON method_count LENGTH "${report}" cases ${c} methods)
+  math(EXPR last_method "${method_count} - 1")
+  foreach(m RANGE ${last_method})
+    string(JSON name GET "${report}" cases ${c} methods ${m} name)
+    string(JSON median GET "${report}" cases ${c} methods ${m} median_mb_per_s)
+    if(NOT median GREATER 0)
+      string(JSON error GET "${report}" cases ${c} methods ${m} error)
+      message(FATAL_ERROR "${scenario}: '${name}' posted no figure (${median}): ${error}")
+    endif()
+  endforeach()
+endforeach()
+foreach(scenario ${scenarios})
+  if(NOT scenario IN_LIST seen)
+    message(FATAL_ERROR "the report has no '${scenario}' case")
+  endif()
+endforeach()
+message(STATUS "sluice-bench: ${case_count} cases, every method with a figure")

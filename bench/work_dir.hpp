@@ -1,0 +1,37 @@
+// sluice-bench: the fresh directory the runs write in, and its removal.
+//
+// The bench creates two files there and no others: the output of the
+// current run and the reference output of the current case. The directory
+// goes away when the work_dir is destroyed (normal exit or an error), and
+// also on SIGINT, SIGTERM, SIGHUP and SIGPIPE (stdout piped to a program
+// that quit): the handler unlinks the two files, removes the directory and
+// lets the signal end the process. One work_dir per process.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+namespace sluice::bench {
+
+class work_dir {
+ public:
+  // Creates parent/sluice-bench-XXXXXX (mkdtemp). Throws std::system_error
+  // naming `parent` if that fails.
+  explicit work_dir(const std::filesystem::path& parent);
+  work_dir(const work_dir&) = delete;
+  work_dir& operator=(const work_dir&) = delete;
+  ~work_dir();  // removes both files and the directory, restores the signal handlers
+
+  const std::string& path() const noexcept { return path_; }
+  const char* output() const noexcept;     // where every run writes
+  const char* reference() const noexcept;  // the first good output of the current case
+  void remove_output() const noexcept;     // unlinks output(), if present
+
+ private:
+  std::string path_;
+};
+
+// $TMPDIR when set and not empty, else /tmp.
+std::filesystem::path default_parent();
+
+}  // namespace sluice::bench
