@@ -33,6 +33,7 @@ ssize_t issue(int fd, direction dir, const iovec* iov, std::size_t count, std::u
 transfer_result transfer(int fd, direction dir, iovec* iov, std::size_t count,
                          std::uint64_t offset) noexcept {
   std::uint64_t done = 0;
+  bool stalled = false;    // the last write transferred nothing
   consume(iov, count, 0);  // skip leading empty buffers
   while (count > 0) {
     ssize_t n = issue(fd, dir, iov, count, offset + done);
@@ -40,7 +41,15 @@ transfer_result transfer(int fd, direction dir, iovec* iov, std::size_t count,
       if (errno == EINTR) continue;
       return {done, errno};
     }
-    if (n == 0) return {done, dir == direction::write ? EIO : 0};
+    if (n == 0) {
+      if (dir == direction::read) return {done, 0};  // end of file
+      // A write of nothing is a partial transfer like any other: continue it
+      // once; a second one in a row means the kernel will not take the bytes.
+      if (stalled) return {done, EIO};
+      stalled = true;
+      continue;
+    }
+    stalled = false;
     done += static_cast<std::uint64_t>(n);
     consume(iov, count, static_cast<std::size_t>(n));
   }

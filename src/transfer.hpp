@@ -18,8 +18,9 @@ struct transfer_result {
 // Transfers every byte that iov[0, count) describes, starting at `offset`:
 // restarts after EINTR, continues after a partial transfer, issues at most
 // IOV_MAX buffers per call. A read stops early only at end of file; a write
-// that makes no progress without an error is reported as EIO. The iovecs are
-// consumed (modified). Never throws.
+// that transfers nothing is continued once, and reported as EIO if the next
+// call transfers nothing either. The iovecs are consumed (modified). Never
+// throws.
 transfer_result transfer(int fd, direction dir, iovec* iov, std::size_t count,
                          std::uint64_t offset) noexcept;
 

@@ -82,7 +82,9 @@ class writer {
   void write(std::string_view text) {
     if (text.size() > static_cast<std::size_t>(end_ - pos_)) [[unlikely]]
       return write_slow(text.data(), text.size());
-    std::memcpy(pos_, text.data(), text.size());
+    // memcpy must never see a null pointer, which an empty view (or the
+    // buffer of a closed writer) may hold, even to copy nothing.
+    if (!text.empty()) std::memcpy(pos_, text.data(), text.size());
     pos_ += text.size();
   }
 

@@ -1,0 +1,163 @@
+#include "fake_sys.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <stdexcept>
+
+namespace sluice_test {
+namespace {
+
+const sluice::detail::sys_table& real() { return sluice::detail::real_sys(); }
+
+std::size_t total(const iovec* iov, int count) {
+  std::size_t sum = 0;
+  for (int i = 0; i < count; ++i) sum += iov[i].iov_len;
+  return sum;
+}
+
+// The first `bytes` bytes that iov[0, count) describes.
+std::vector<iovec> truncated(const iovec* iov, int count, std::size_t bytes) {
+  std::vector<iovec> head;
+  for (int i = 0; i < count && bytes > 0; ++i) {
+    std::size_t n = std::min(bytes, iov[i].iov_len);
+    head.push_back({iov[i].iov_base, n});
+    bytes -= n;
+  }
+  return head;
+}
+
+// Returns -1 with errno set, like the real call.
+int failed(int error_value) {
+  errno = error_value;
+  return -1;
+}
+
+}  // namespace
+
+fake_sys* fake_sys::active_ = nullptr;
+
+fake_sys::fake_sys()
+    : table_{
+          .open = open_entry,
+          .close = close_entry,
+          .pwritev = pwritev_entry,
+          .preadv = preadv_entry,
+          .fdatasync = fdatasync_entry,
+          .fsync = fsync_entry,
+          .fallocate = fallocate_entry,
+          .ftruncate = ftruncate_entry,
+          .fstat = fstat_entry,
+          .fiemap = fiemap_entry,
+      } {
+  if (active_) throw std::logic_error("fake_sys: one at a time");
+  active_ = this;
+  sluice::detail::set_sys(&table_);
+}
+
+fake_sys::~fake_sys() {
+  sluice::detail::set_sys(nullptr);
+  active_ = nullptr;
+}
+
+void fake_sys::fail(call which, int nth, int error_value) {
+  planned_[{which, nth}] = plan{error_value, std::nullopt};
+}
+
+void fake_sys::short_transfer(call which, int nth, std::size_t bytes) {
+  if (which != call::pwritev && which != call::preadv)
+    throw std::logic_error("fake_sys: only pwritev and preadv transfer bytes");
+  planned_[{which, nth}] = plan{0, bytes};
+}
+
+std::optional<fake_sys::plan> fake_sys::next(call which) {
+  int nth = ++calls_[static_cast<std::size_t>(which)];
+  if (auto found = planned_.find({which, nth}); found != planned_.end()) return found->second;
+  return std::nullopt;
+}
+
+ssize_t fake_sys::transfer(call which, int fd, const iovec* iov, int count, off_t offset) {
+  bool write = which == call::pwritev;
+  auto real_call = write ? real().pwritev : real().preadv;
+  std::size_t requested = total(iov, count);
+  auto record = [&](ssize_t result) {
+    int saved = errno;  // the caller reads errno after we return
+    if (write) pwritevs_.push_back({fd, offset, requested, count, result, result < 0 ? saved : 0});
+    errno = saved;
+    return result;
+  };
+  if (write && interrupt_pwritev_) {
+    interrupted_last_ = !interrupted_last_;
+    if (interrupted_last_) {
+      ++calls_[static_cast<std::size_t>(which)];
+      return record(failed(EINTR));
+    }
+  }
+  std::optional<plan> planned = next(which);
+  if (!planned && write && pwritev_hook_) {
+    transfer_action action = pwritev_hook_(calls(which), requested);
+    if (action.what == transfer_action::fail) planned = plan{action.error, std::nullopt};
+    if (action.what == transfer_action::partial) planned = plan{0, action.bytes};
+  }
+  if (planned && planned->error != 0) return record(failed(planned->error));
+  if (planned && planned->bytes) {
+    auto head = truncated(iov, count, std::min(*planned->bytes, requested));
+    return record(real_call(fd, head.data(), static_cast<int>(head.size()), offset));
+  }
+  return record(real_call(fd, iov, count, offset));
+}
+
+int fake_sys::open_entry(const char* path, int flags, mode_t mode) {
+  active_->open_flags_.push_back(flags);
+  if (auto planned = active_->next(call::open)) return failed(planned->error);
+  return real().open(path, flags, mode);
+}
+
+int fake_sys::close_entry(int fd) {
+  auto planned = active_->next(call::close);
+  int result = real().close(fd);
+  if (planned) return failed(planned->error);
+  return result;
+}
+
+ssize_t fake_sys::pwritev_entry(int fd, const iovec* iov, int count, off_t offset) {
+  return active_->transfer(call::pwritev, fd, iov, count, offset);
+}
+
+ssize_t fake_sys::preadv_entry(int fd, const iovec* iov, int count, off_t offset) {
+  return active_->transfer(call::preadv, fd, iov, count, offset);
+}
+
+int fake_sys::fdatasync_entry(int fd) {
+  if (auto planned = active_->next(call::fdatasync)) return failed(planned->error);
+  return real().fdatasync(fd);
+}
+
+int fake_sys::fsync_entry(int fd) {
+  if (auto planned = active_->next(call::fsync)) return failed(planned->error);
+  return real().fsync(fd);
+}
+
+int fake_sys::fallocate_entry(int fd, int mode, off_t offset, off_t length) {
+  if (auto planned = active_->next(call::fallocate)) return failed(planned->error);
+  return real().fallocate(fd, mode, offset, length);
+}
+
+int fake_sys::ftruncate_entry(int fd, off_t length) {
+  if (auto planned = active_->next(call::ftruncate)) return failed(planned->error);
+  return real().ftruncate(fd, length);
+}
+
+int fake_sys::fstat_entry(int fd, struct stat* out) {
+  if (auto planned = active_->next(call::fstat)) return failed(planned->error);
+  return real().fstat(fd, out);
+}
+
+int fake_sys::fiemap_entry(int fd, struct fiemap* map) {
+  if (auto planned = active_->next(call::fiemap)) return failed(planned->error);
+  return real().fiemap(fd, map);
+}
+
+}  // namespace sluice_test

@@ -1,0 +1,126 @@
+// fake_sys: a fault-injecting sluice::detail::sys_table for tests.
+//
+// While a fake_sys lives, every system call sluice makes goes through it. Each
+// entry forwards to the real call unless the plan says otherwise, and every
+// call is counted (from the moment the fake was installed). The plan:
+//
+//   fake.fail(call::fdatasync, 1, EIO);    // the 1st fdatasync fails with EIO
+//   fake.short_transfer(call::pwritev, 2, 10);  // the 2nd pwritev really
+//                                               // writes its first 10 bytes only
+//   fake.interrupt_every_pwritev();       // each pwritev: EINTR, then the real call
+//   fake.on_pwritev(hook);                // a function decides per call
+//
+// A failing close really closes the descriptor first (Linux releases it even
+// when close reports an error), so injected close failures leak nothing.
+//
+// Function pointers cannot capture, so the entries find the plan through a
+// static pointer to the one active fake. The destructor restores the real
+// table. One fake at a time.
+#pragma once
+
+#include <sys/types.h>
+#include <sys/uio.h>
+
+#include <array>
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "sluice/detail/sys.hpp"
+
+namespace sluice_test {
+
+enum class call {
+  open,
+  close,
+  pwritev,
+  preadv,
+  fdatasync,
+  fsync,
+  fallocate,
+  ftruncate,
+  fstat,
+  fiemap
+};
+inline constexpr std::size_t call_kinds = 10;
+
+// One pwritev that reached the fake.
+struct pwritev_record {
+  int fd;
+  off_t offset;
+  std::size_t requested;  // total bytes of the iovecs
+  int iov_count;
+  ssize_t result;  // what the fake returned
+  int error;       // errno when result < 0
+};
+
+// What a hook tells the fake to do with one pwritev: forward it, fail it, or
+// transfer only `bytes` of it.
+struct transfer_action {
+  enum kind { forward, fail, partial } what = forward;
+  int error = 0;          // for fail
+  std::size_t bytes = 0;  // for partial
+};
+
+class fake_sys {
+ public:
+  fake_sys();
+  fake_sys(const fake_sys&) = delete;
+  fake_sys& operator=(const fake_sys&) = delete;
+  ~fake_sys();
+
+  // The nth call (1-based) to `which` fails with `error_value` instead of
+  // reaching the OS.
+  void fail(call which, int nth, int error_value);
+  // The nth pwritev or preadv transfers only the first `bytes` of what it was
+  // asked (a real, shorter call).
+  void short_transfer(call which, int nth, std::size_t bytes);
+  // Every pwritev returns EINTR once, then the retry reaches the OS.
+  void interrupt_every_pwritev() { interrupt_pwritev_ = true; }
+  // `hook(nth, requested)` decides each pwritev the plan above does not.
+  void on_pwritev(std::function<transfer_action(int nth, std::size_t requested)> hook) {
+    pwritev_hook_ = std::move(hook);
+  }
+
+  // Calls that reached the fake (including failed and interrupted ones).
+  int calls(call which) const { return calls_[static_cast<std::size_t>(which)]; }
+  const std::vector<pwritev_record>& pwritevs() const noexcept { return pwritevs_; }
+  // The flags of each open.
+  const std::vector<int>& open_flags() const noexcept { return open_flags_; }
+
+ private:
+  struct plan {
+    int error = 0;                     // fail with this errno, or
+    std::optional<std::size_t> bytes;  // transfer only this much
+  };
+
+  // Counts the call and returns the plan for it, if any.
+  std::optional<plan> next(call which);
+  ssize_t transfer(call which, int fd, const iovec* iov, int count, off_t offset);
+
+  static fake_sys* active_;
+  static int open_entry(const char* path, int flags, mode_t mode);
+  static int close_entry(int fd);
+  static ssize_t pwritev_entry(int fd, const iovec* iov, int count, off_t offset);
+  static ssize_t preadv_entry(int fd, const iovec* iov, int count, off_t offset);
+  static int fdatasync_entry(int fd);
+  static int fsync_entry(int fd);
+  static int fallocate_entry(int fd, int mode, off_t offset, off_t length);
+  static int ftruncate_entry(int fd, off_t length);
+  static int fstat_entry(int fd, struct stat* out);
+  static int fiemap_entry(int fd, struct fiemap* map);
+
+  sluice::detail::sys_table table_;
+  std::array<int, call_kinds> calls_{};
+  std::map<std::pair<call, int>, plan> planned_;
+  bool interrupt_pwritev_ = false;
+  bool interrupted_last_ = false;
+  std::function<transfer_action(int, std::size_t)> pwritev_hook_;
+  std::vector<pwritev_record> pwritevs_;
+  std::vector<int> open_flags_;
+};
+
+}  // namespace sluice_test

@@ -1,0 +1,116 @@
+#include "test_support.hpp"
+
+#include <fcntl.h>
+#include <linux/magic.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <stdexcept>
+
+namespace sluice_test {
+namespace {
+
+std::filesystem::path default_base() {
+  const char* tmpdir = std::getenv("TMPDIR");
+  return tmpdir && *tmpdir ? tmpdir : "/tmp";
+}
+
+}  // namespace
+
+temp_dir::temp_dir() : temp_dir(default_base()) {}
+
+temp_dir::temp_dir(const std::filesystem::path& base) {
+  std::string name = (base / "sluice-test-XXXXXX").native();
+  if (::mkdtemp(name.data()) == nullptr)
+    throw std::system_error(errno, std::generic_category(), "mkdtemp " + name);
+  path_ = name;
+}
+
+temp_dir::~temp_dir() {
+  std::error_code ignored;
+  std::filesystem::remove_all(path_, ignored);
+}
+
+std::string read_all(const std::filesystem::path& path) {
+  std::string content;
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    ADD_FAILURE() << "cannot open " << path << ": " << std::strerror(errno);
+    return content;
+  }
+  struct stat st {};
+  if (::fstat(fd, &st) == 0) content.reserve(static_cast<std::size_t>(st.st_size));
+  char chunk[64 * 1024];
+  for (;;) {
+    ssize_t n = ::read(fd, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) ADD_FAILURE() << "cannot read " << path << ": " << std::strerror(errno);
+    if (n <= 0) break;
+    content.append(chunk, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  return content;
+}
+
+void write_all(const std::filesystem::path& path, std::string_view content) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(content.data(), static_cast<std::streamsize>(content.size()));
+  out.close();
+  ASSERT_TRUE(out.good()) << "cannot write " << path;
+}
+
+std::uint64_t size_on_disk(const std::filesystem::path& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0)
+    throw std::system_error(errno, std::generic_category(), "stat " + path.native());
+  return static_cast<std::uint64_t>(st.st_size);
+}
+
+std::string pattern(std::size_t n, std::uint64_t seed) {
+  std::mt19937_64 random(seed);
+  std::string text(n, '\0');
+  for (std::size_t i = 0; i < n; i += 8) {
+    std::uint64_t word = random();
+    std::memcpy(text.data() + i, &word, std::min<std::size_t>(8, n - i));
+  }
+  return text;
+}
+
+std::string read_text(sluice::file& f, std::size_t n, std::uint64_t offset) {
+  std::string text(n, '\0');
+  text.resize(f.read_at(std::as_writable_bytes(std::span(text.data(), n)), offset));
+  return text;
+}
+
+bool on_tmpfs(const std::filesystem::path& path) {
+  struct statfs fs {};
+  return ::statfs(path.c_str(), &fs) == 0 && fs.f_type == TMPFS_MAGIC;
+}
+
+captured_reports* captured_reports::active_ = nullptr;
+
+captured_reports::captured_reports() {
+  if (active_) throw std::logic_error("captured_reports: one at a time");
+  active_ = this;
+  previous_ = sluice::set_error_handler(&record);
+}
+
+captured_reports::~captured_reports() {
+  sluice::set_error_handler(previous_);
+  active_ = nullptr;
+}
+
+void captured_reports::record(const std::error_code& code, std::string_view message) noexcept {
+  if (active_) active_->reports_.push_back({code, std::string(message)});
+}
+
+scoped_umask::scoped_umask(mode_t mask) : previous_(::umask(mask)) {}
+scoped_umask::~scoped_umask() { ::umask(previous_); }
+
+}  // namespace sluice_test

@@ -1,0 +1,118 @@
+// Helpers every sluice test shares: a fresh temporary directory per test,
+// reading a file back, capturing what the error handler is told, and
+// restoring the umask.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <sys/types.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <vector>
+
+#include "sluice/error.hpp"
+#include "sluice/file.hpp"
+
+namespace sluice_test {
+
+// The bytes of `text`, as sluice::file takes them.
+inline std::span<const std::byte> bytes_of(std::string_view text) {
+  return std::as_bytes(std::span(text.data(), text.size()));
+}
+
+// The exception of type Error that `body` throws, or nothing if it returns.
+// Any other exception propagates (and fails the test).
+template <class Error = std::system_error, class Body>
+std::optional<Error> thrown(Body&& body) {
+  try {
+    body();
+  } catch (const Error& e) {
+    return e;
+  }
+  return std::nullopt;
+}
+
+// "'<path>'", as error messages quote a path.
+inline std::string quoted(const std::filesystem::path& path) { return "'" + path.native() + "'"; }
+
+// A directory made with mkdtemp under $TMPDIR (or /tmp, or `base`), removed
+// with everything inside it on destruction.
+class temp_dir {
+ public:
+  temp_dir();
+  explicit temp_dir(const std::filesystem::path& base);
+  temp_dir(const temp_dir&) = delete;
+  temp_dir& operator=(const temp_dir&) = delete;
+  ~temp_dir();
+
+  const std::filesystem::path& path() const noexcept { return path_; }
+  std::filesystem::path operator/(std::string_view name) const { return path_ / name; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// The fixture most tests use: one fresh directory per test.
+class dir_test : public ::testing::Test {
+ protected:
+  temp_dir dir;
+};
+
+// The whole content of `path` (fails the test if it cannot be read).
+std::string read_all(const std::filesystem::path& path);
+// Writes `content` to `path` with ordinary POSIX calls (not through sluice).
+void write_all(const std::filesystem::path& path, std::string_view content);
+// st_size of `path` by stat (not through sluice).
+std::uint64_t size_on_disk(const std::filesystem::path& path);
+
+// `n` bytes of a pattern that depends on `seed`, so that misplaced or
+// duplicated bytes show.
+std::string pattern(std::size_t n, std::uint64_t seed = 1);
+
+// Up to `n` bytes of `f` from `offset`, through file::read_at.
+std::string read_text(sluice::file& f, std::size_t n, std::uint64_t offset);
+
+// True if `path` lives on a tmpfs.
+bool on_tmpfs(const std::filesystem::path& path);
+
+// Installs an error handler that records every report; restores the previous
+// handler on destruction. One at a time.
+class captured_reports {
+ public:
+  struct report {
+    std::error_code code;
+    std::string message;
+  };
+  captured_reports();
+  captured_reports(const captured_reports&) = delete;
+  captured_reports& operator=(const captured_reports&) = delete;
+  ~captured_reports();
+
+  const std::vector<report>& reports() const noexcept { return reports_; }
+
+ private:
+  static void record(const std::error_code& code, std::string_view message) noexcept;
+  static captured_reports* active_;
+  sluice::error_handler previous_;
+  std::vector<report> reports_;
+};
+
+// Sets the umask for the lifetime of the object.
+class scoped_umask {
+ public:
+  explicit scoped_umask(mode_t mask);
+  ~scoped_umask();
+  scoped_umask(const scoped_umask&) = delete;
+  scoped_umask& operator=(const scoped_umask&) = delete;
+
+ private:
+  mode_t previous_;
+};
+
+}  // namespace sluice_test
