@@ -3,6 +3,7 @@
 // report, in which every method writes the very same bytes.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -22,6 +23,7 @@ enum class role {
 struct target {
   const char* path;
   bool sync;
+  std::size_t buffer_size;  // sluice writers' buffer; 0: sluice's default
 };
 
 // One way of writing a case's bytes. run() creates or truncates

@@ -117,6 +117,10 @@ void finish(fmt::ostream& out, const target& t) {
 }
 #endif
 
+sluice::writer open_writer(const target& t) {
+  return sluice::writer(t.path, {.buffer_size = t.buffer_size});
+}
+
 void finish(sluice::writer& out, const target& t) {
   if (t.sync) out.sync();
   out.close();

@@ -1,6 +1,6 @@
 // sluice-bench: the JSON report (--json), one object:
 //   {"tool", "mb" (bytes in an MB), "dir", "machine": {...},
-//    "settings": {"repeat", "sync_included", "warmup"},
+//    "settings": {"repeat", "sync_included", "sluice_buffer_size", "warmup"},
 //    "scenarios": [names], "cases": [{"scenario", "title", "bytes",
 //      "methods": [{"name", "role", "runs_s", "median_s", "median_mb_per_s",
 //                   "vs_best_peer", "vs_limit", "error"}], "skipped": [...]}]}
@@ -73,7 +73,10 @@ void write_json(std::ostream& out, const run_description& run,
       {"dir", run.dir},
       {"machine", machine_json(run.machine)},
       {"settings",
-       {{"repeat", run.settings.repeat}, {"sync_included", run.settings.sync}, {"warmup", false}}},
+       {{"repeat", run.settings.repeat},
+        {"sync_included", run.settings.sync},
+        {"sluice_buffer_size", sluice_buffer_size(run.settings)},
+        {"warmup", false}}},
       {"scenarios", std::move(scenarios)},
       {"cases", std::move(all_cases)}};
   out << report.dump(2) << '\n';

@@ -79,7 +79,7 @@ int run_bench(const options& o) {
   std::ofstream json = open_json(o.json);
   std::vector<bench_case> cases = make_cases(o);
   work_dir dir(o.dir.empty() ? default_parent() : std::filesystem::path(o.dir));
-  run_description run{dir.path(), describe_machine(dir.path()), {o.repeat, o.sync}};
+  run_description run{dir.path(), describe_machine(dir.path()), {o.repeat, o.sync, o.buffer_size}};
   print_header(std::cout, run);
   progress status(total_runs(cases, o.repeat));
   std::vector<case_result> results;

@@ -58,6 +58,12 @@ void add_options(CLI::App& app, options& o) {
       ->option_text("N (default 5)")
       ->check(CLI::Range(1, 1000));
   app.add_flag("--sync", o.sync, "Include a final fdatasync in every figure");
+  app.add_option("--buffer-size", o.buffer_size,
+                 "Buffer of the sluice writers, e.g. 256K (default: sluice's own, 64 KiB), "
+                 "to find the best one for this disk")
+      ->option_text("SIZE")
+      ->transform(CLI::AsSizeValue(false))
+      ->check(at_least_one_byte());
   app.add_option("--json", o.json, "Also write the full results as JSON to FILE")
       ->option_text("FILE");
   app.add_option("--dir", o.dir,

@@ -13,6 +13,7 @@ struct options {
   std::uint64_t size = 0;              // bytes per scenario; 0: each one's default
   int repeat = 5;                      // runs per method; the report gives the median
   bool sync = false;                   // figures include the final fdatasync
+  std::size_t buffer_size = 0;         // sluice writers' buffer; 0: sluice's default
   std::string json;                    // JSON report path; empty: none
   std::string dir;                     // where the work directory goes; empty: $TMPDIR or /tmp
   bool list = false;                   // list scenarios and methods, run nothing

@@ -9,8 +9,9 @@ namespace sluice::bench {
 namespace {
 
 // One timed run of `m`, then the check of its output. Throws on failure.
-double run_once(const method& m, const work_dir& dir, bool sync, output_check& check) {
-  target t{dir.output(), sync};
+double run_once(const method& m, const work_dir& dir, const run_settings& settings,
+                output_check& check) {
+  target t{dir.output(), settings.sync, settings.buffer_size};
   double seconds = seconds_of([&] { m.run(t); });
   check.check(m.name);
   return seconds;
@@ -29,7 +30,7 @@ case_result run_case(const bench_case& bench, const work_dir& dir, const run_set
       status.step(bench.scenario + ": " + m.name);
       if (!r.error.empty()) continue;
       try {
-        r.seconds.push_back(run_once(m, dir, settings.sync, check));
+        r.seconds.push_back(run_once(m, dir, settings, check));
       } catch (const std::exception& e) {
         dir.remove_output();
         r.error = e.what();

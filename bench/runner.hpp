@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <sluice/writer.hpp>
+
 #include "bench_case.hpp"
 #include "progress.hpp"
 #include "work_dir.hpp"
@@ -18,6 +20,7 @@ namespace sluice::bench {
 struct run_settings {
   int repeat;  // runs per method
   bool sync;   // figures include the final fdatasync
+  std::size_t buffer_size;  // sluice writers' buffer; 0: sluice's default
 };
 
 struct method_result {
@@ -29,6 +32,11 @@ struct case_result {
   const bench_case* bench;
   std::vector<method_result> methods;  // in the order of bench->methods
 };
+
+// The buffer the sluice writers use under `settings`.
+inline std::size_t sluice_buffer_size(const run_settings& settings) {
+  return settings.buffer_size ? settings.buffer_size : sluice::writer_options::default_buffer_size;
+}
 
 case_result run_case(const bench_case& bench, const work_dir& dir, const run_settings& settings,
                      progress& status);

@@ -35,8 +35,10 @@ void run_fwrite_unlocked(const target& t, std::uint64_t size) {
   out.finish(t.sync);
 }
 
-void run_putc_unlocked(const target& t, std::uint64_t size) {
-  stdio_file out(t.path, big_buffer_size);
+// `buffer`: 0 for stdio's own choice (st_blksize, 4 KiB on most disks),
+// which is what a program that never calls setvbuf gets.
+void run_putc_unlocked(const target& t, std::uint64_t size, std::size_t buffer) {
+  stdio_file out(t.path, buffer);
   std::FILE* f = out.get();
   put_each(size, [f](char c) { putc_unlocked(c, f); });
   out.finish(t.sync);
@@ -76,7 +78,7 @@ void run_hand_buffer(const target& t, std::uint64_t size) {
 }
 
 void run_sluice_put(const target& t, std::uint64_t size) {
-  sluice::writer out(t.path);
+  sluice::writer out = open_writer(t);
   put_each(size, [&out](char c) { out.put(c); });
   finish(out, t);
 }
@@ -89,8 +91,12 @@ std::vector<bench_case> make_bytes(std::uint64_t size) {
   c.methods.push_back(bind_method("fwrite", role::peer, run_fwrite, size));
   c.methods.push_back(
       bind_method("fwrite_unlocked, 256 KiB setvbuf", role::peer, run_fwrite_unlocked, size));
-  c.methods.push_back(
-      bind_method("putc_unlocked, 256 KiB setvbuf", role::peer, run_putc_unlocked, size));
+  c.methods.push_back(bind_method(
+      "putc_unlocked, stdio's buffer", role::peer,
+      [](const target& t, std::uint64_t n) { run_putc_unlocked(t, n, 0); }, size));
+  c.methods.push_back(bind_method(
+      "putc_unlocked, 256 KiB setvbuf", role::peer,
+      [](const target& t, std::uint64_t n) { run_putc_unlocked(t, n, big_buffer_size); }, size));
   c.methods.push_back(bind_method("std::ofstream::put", role::peer, run_ofstream_put, size));
 #ifdef SLUICE_BENCH_HAVE_FMT
   c.methods.push_back(

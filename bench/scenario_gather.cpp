@@ -53,7 +53,7 @@ void run_writev(const target& t, const pieces& set) {
 }
 
 void run_sluice_write_each(const target& t, const pieces& set) {
-  sluice::writer out(t.path);
+  sluice::writer out = open_writer(t);
   for (std::uint64_t round = 0; round < set->rounds; ++round)
     for (std::span<const std::byte> piece : set->spans) out.write(piece);
   finish(out, t);

@@ -37,7 +37,7 @@ void run_write(const target& t, const content& file) {
 }
 
 void run_sluice_write(const target& t, const content& file) {
-  sluice::writer out(t.path);
+  sluice::writer out = open_writer(t);
   write_pieces(*file, [&out](const char* data, std::size_t n) {
     out.write(std::as_bytes(std::span(data, n)));
   });

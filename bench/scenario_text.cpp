@@ -88,7 +88,7 @@ void run_fmt_print(const target& t, const text_size& size) {
 #endif
 
 void run_sluice_write(const target& t, const text_size& size) {
-  sluice::writer out(t.path);
+  sluice::writer out = open_writer(t);
   write_lines(size.lines, [&out](std::string_view piece) { out.write(piece); });
   finish(out, t);
 }

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "report.hpp"
+#include "units.hpp"
 
 namespace sluice::bench {
 namespace {
@@ -53,7 +54,8 @@ void print_row(std::ostream& out, const row& r, int name_width) {
 void print_header(std::ostream& out, const run_description& run) {
   const machine_info& m = run.machine;
   out << "sluice-bench  dir=" << run.dir << " (" << m.filesystem
-      << ")  repeat=" << run.settings.repeat << "  " << sync_phrase(run.settings) << "\n"
+      << ")  repeat=" << run.settings.repeat << "  sluice buffer="
+      << format_size(sluice_buffer_size(run.settings)) << "  " << sync_phrase(run.settings) << "\n"
       << m.cpu << ", " << m.cores << " cores, " << m.kernel << ", " << m.date
       << "; MB/s = 10^6 bytes per second\n";
 }
