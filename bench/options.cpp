@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <iostream>
+#include <sluice/writer.hpp>
 
 #include "scenarios.hpp"
 #include "units.hpp"
@@ -59,8 +60,9 @@ void add_options(CLI::App& app, options& o) {
       ->check(CLI::Range(1, 1000));
   app.add_flag("--sync", o.sync, "Include a final fdatasync in every figure");
   app.add_option("--buffer-size", o.buffer_size,
-                 "Buffer of the sluice writers, e.g. 256K (default: sluice's own, 64 KiB), "
-                 "to find the best one for this disk")
+                 "Buffer of the sluice writers, e.g. 1M (default: sluice's own, " +
+                     format_size(writer_options::default_buffer_size) +
+                     "), to find the best one for this disk")
       ->option_text("SIZE")
       ->transform(CLI::AsSizeValue(false))
       ->check(at_least_one_byte());

@@ -28,8 +28,8 @@ int open_flags(open_mode mode) {
   return O_RDONLY;
 }
 
-[[noreturn]] void throw_write_error(int errno_value, const std::string& path,
-                                    std::uint64_t offset, std::uint64_t written) {
+[[noreturn]] void throw_write_error(int errno_value, const std::string& path, std::uint64_t offset,
+                                    std::uint64_t written) {
   std::uint64_t failed_at = offset + written;
   throw write_error(errno_value, detail::describe("write", path, failed_at), failed_at, written);
 }
@@ -49,8 +49,10 @@ iovec to_iovec(std::span<const std::byte> bytes) {
 }  // namespace
 
 file file::open(const std::filesystem::path& path, open_options options) {
-  int fd = detail::sys().open(path.c_str(), open_flags(options.mode) | O_CLOEXEC,
+  int fd = detail::restart_interrupted([&] {
+    return detail::sys().open(path.c_str(), open_flags(options.mode) | O_CLOEXEC,
                               options.permissions);
+  });
   if (fd < 0) detail::throw_error(errno, "open", path.native());
   file opened(fd, path.native());
   if (options.mode == open_mode::append) opened.position_ = opened.size();
@@ -81,8 +83,8 @@ file::~file() {
   if (detail::sys().close(fd_) != 0) {
     int error = errno;
     detail::report_error(std::error_code(error, std::generic_category()),
-                         detail::describe("close", path_) + " in its destructor: " +
-                             std::generic_category().message(error));
+                         detail::describe("close", path_) +
+                             " in its destructor: " + std::generic_category().message(error));
   }
 }
 
@@ -105,9 +107,7 @@ void file::write_at(std::span<const std::byte> bytes, std::uint64_t offset) {
   write_all(fd_, path_, &one, 1, offset);
 }
 
-void file::write(std::span<const std::byte> bytes) {
-  write_gather({&bytes, 1});
-}
+void file::write(std::span<const std::byte> bytes) { write_gather({&bytes, 1}); }
 
 void file::write_gather(std::span<const std::span<const std::byte>> buffers) {
   check_usable("write");
@@ -132,8 +132,7 @@ std::size_t file::read_at(std::span<std::byte> bytes, std::uint64_t offset) {
   check_usable("read");
   iovec one{bytes.data(), bytes.size()};
   auto result = detail::transfer(fd_, detail::direction::read, &one, 1, offset);
-  if (result.error != 0)
-    detail::throw_error(result.error, "read", path_, offset + result.done);
+  if (result.error != 0) detail::throw_error(result.error, "read", path_, offset + result.done);
   return result.done;
 }
 
@@ -146,19 +145,23 @@ std::uint64_t file::size() {
 
 void file::resize(std::uint64_t new_size) {
   check_usable("resize");
-  if (detail::sys().ftruncate(fd_, static_cast<off_t>(new_size)) != 0)
+  if (detail::restart_interrupted(
+          [&] { return detail::sys().ftruncate(fd_, static_cast<off_t>(new_size)); }) != 0)
     detail::throw_error(errno, "resize", path_, new_size);
 }
 
 void file::preallocate(std::uint64_t offset, std::uint64_t length) {
   check_usable("preallocate");
-  if (detail::sys().fallocate(fd_, 0, static_cast<off_t>(offset), static_cast<off_t>(length)) == 0)
+  if (detail::restart_interrupted([&] {
+        return detail::sys().fallocate(fd_, 0, static_cast<off_t>(offset),
+                                       static_cast<off_t>(length));
+      }) == 0)
     return;
   int error = errno;
   if (error == EOPNOTSUPP)
-    throw std::system_error(error, std::generic_category(),
-                            detail::describe("preallocate", path_) +
-                                ": fallocate is not supported by this filesystem");
+    throw std::system_error(
+        error, std::generic_category(),
+        detail::describe("preallocate", path_) + ": fallocate is not supported by this filesystem");
   detail::throw_error(error, "preallocate", path_, offset);
 }
 
@@ -203,7 +206,8 @@ void file::close() {
 }
 
 void sync_directory(const std::filesystem::path& path) {
-  int fd = detail::sys().open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+  int fd = detail::restart_interrupted(
+      [&] { return detail::sys().open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0); });
   if (fd < 0) detail::throw_error(errno, "open directory", path.native());
   file directory(fd, path.native());  // closes on every path out
   if (detail::sys().fsync(fd) != 0) detail::throw_error(errno, "fsync directory", path.native());

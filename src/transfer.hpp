@@ -1,8 +1,11 @@
-// The one loop that turns pwritev/preadv into "all or an error".
+// The two places sluice restarts interrupted system calls: transfer(), the
+// one loop that turns pwritev/preadv into "all or an error", and
+// restart_interrupted() for every other call that may fail with EINTR.
 #pragma once
 
 #include <sys/uio.h>
 
+#include <cerrno>
 #include <cstddef>
 #include <cstdint>
 
@@ -23,5 +26,17 @@ struct transfer_result {
 // throws.
 transfer_result transfer(int fd, direction dir, iovec* iov, std::size_t count,
                          std::uint64_t offset) noexcept;
+
+// Calls `call` (returning -1 with errno on failure) again while it fails with
+// EINTR; returns its first other result. For open, ftruncate and fallocate,
+// which a signal may interrupt before they did anything. Never for close
+// (the descriptor is gone even then) nor fsync (never retried, see DESIGN.md).
+template <class Call>
+auto restart_interrupted(Call call) {
+  for (;;) {
+    auto result = call();
+    if (result != -1 || errno != EINTR) return result;
+  }
+}
 
 }  // namespace sluice::detail

@@ -16,6 +16,14 @@ std::span<const std::byte> bytes_of(const char* data, std::size_t size) {
   return {reinterpret_cast<const std::byte*>(data), size};
 }
 
+// What went wrong, without the path the report names already:
+// "write at offset 4096: No space left on device".
+std::string failure_of(const std::system_error& e) {
+  if (const auto* w = dynamic_cast<const write_error*>(&e))
+    return "write at offset " + std::to_string(w->offset()) + ": " + e.code().message();
+  return e.code().message();
+}
+
 }  // namespace
 
 writer::writer(const std::filesystem::path& path, writer_options options)
@@ -60,12 +68,21 @@ void writer::destroy() noexcept {
   if (!target_.is_open()) return;
   try {
     close();
-  } catch (const std::system_error& e) {
-    detail::report_error(e.code(), std::string(e.what()) + " (in the writer's destructor: " +
-                                       std::to_string(buffered()) + " bytes lost)");
   } catch (const std::exception& e) {
-    detail::report_error(std::error_code(EIO, std::generic_category()),
-                         detail::describe("close", target_.path()) + ": " + e.what());
+    report_lost(e);
+  }
+}
+
+// "sluice: close 'out.bin' in its destructor, 40 bytes lost: <what went wrong>"
+void writer::report_lost(const std::exception& e) const noexcept {
+  const auto* error = dynamic_cast<const std::system_error*>(&e);
+  std::error_code code = error ? error->code() : std::error_code(EIO, std::generic_category());
+  try {
+    std::string lost = buffered() ? ", " + std::to_string(buffered()) + " bytes lost" : "";
+    detail::report_error(code, detail::describe("close", target_.path()) + " in its destructor" +
+                                   lost + ": " + (error ? failure_of(*error) : e.what()));
+  } catch (...) {
+    detail::report_error(code, "sluice: a writer's destructor failed to close its file");
   }
 }
 

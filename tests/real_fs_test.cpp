@@ -123,7 +123,7 @@ TEST_P(real_fs, enospc_on_a_full_tmpfs) {
   std::string model = pattern(4 * mib);
   std::optional<sluice::write_error> e;
   {
-    writer out(path);
+    writer out(path, {.buffer_size = 64 * kib});
     for (std::size_t at = 0; at < model.size() && !e; at += chunk)
       e = thrown<sluice::write_error>(
           [&] { out.write(std::string_view(model).substr(at, chunk)); });
@@ -144,7 +144,8 @@ TEST_P(real_fs, enospc_on_a_full_tmpfs) {
   EXPECT_EQ(size_on_disk(path), e->offset());
 }
 
-// 1000-byte writes are copied into the buffer; 300000-byte ones go out gathered.
+// With the tests' buffers (4 KiB, 64 KiB), 1000-byte writes are copied into the
+// buffer and 300000-byte ones go out gathered.
 INSTANTIATE_TEST_SUITE_P(chunk, real_fs, testing::Values(std::size_t{1000}, std::size_t{300000}));
 
 }  // namespace

@@ -47,9 +47,10 @@ struct writer_options {
   // any other size from 1 byte up is honoured.
   std::size_t buffer_size = 0;
 
-  // Chosen with sluice-bench on a 2-core VM (see README): 64 KiB gives the
-  // speed of larger buffers on every scenario while staying cache resident.
-  static constexpr std::size_t default_buffer_size = 64 * 1024;
+  // Chosen with sluice-bench --buffer-size (README, "Choosing the buffer"):
+  // 256 KiB was fastest or within noise of it on every scenario; smaller
+  // buffers lose up to 30% on text, 1 MiB loses on small pieces.
+  static constexpr std::size_t default_buffer_size = 256 * 1024;
 };
 
 namespace detail {
@@ -120,7 +121,9 @@ class writer {
   std::size_t buffered() const noexcept { return static_cast<std::size_t>(pos_ - begin_); }
   std::size_t buffer_size() const noexcept { return capacity_; }
   // Payload size from which a write() that does not fit skips the buffer.
-  std::size_t gather_threshold() const noexcept { return capacity_ / 2 + 1; }
+  // Twice the buffer: below it, copying measured as fast or faster (see
+  // docs/performance.md); from it up, the copy saved is pure gain.
+  std::size_t gather_threshold() const noexcept { return 2 * capacity_; }
 
   void flush();  // hands every buffered byte to the OS
   void sync();   // flush, then fdatasync: durable on return
@@ -145,6 +148,7 @@ class writer {
   void write_buffer();
   void write_buffer_and(const char* data, std::size_t size);
   void fail(std::exception_ptr error) noexcept;
+  void report_lost(const std::exception& e) const noexcept;
   void check_usable() const;
   void destroy() noexcept;
 
@@ -153,8 +157,8 @@ class writer {
   std::size_t capacity_ = 0;
   char* begin_ = nullptr;
   char* pos_ = nullptr;
-  char* end_ = nullptr;          // == pos_ once an error sticks, so every write goes slow
-  std::exception_ptr error_;     // the sticky error, null if none
+  char* end_ = nullptr;       // == pos_ once an error sticks, so every write goes slow
+  std::exception_ptr error_;  // the sticky error, null if none
 };
 
 }  // namespace sluice
