@@ -47,9 +47,9 @@ struct writer_options {
   // any other size from 1 byte up is honoured.
   std::size_t buffer_size = 0;
 
-  // Chosen with sluice-bench --buffer-size (README, "Choosing the buffer"):
-  // 256 KiB was fastest or within noise of it on every scenario; smaller
-  // buffers lose up to 30% on text, 1 MiB loses on small pieces.
+  // Chosen with sluice-bench --buffer-size (docs/performance.md): 256 KiB was
+  // fastest or within noise of it on every scenario; 32 KiB lost 40% on text,
+  // 1 MiB a third on small pieces.
   static constexpr std::size_t default_buffer_size = 256 * 1024;
 };
 

@@ -1,5 +1,5 @@
-// Writes a few lines with sluice::writer to argv[1], reads them back and
-// exits non-zero if they differ.
+// The consumer projects' program: writes a few lines with sluice::writer to
+// argv[1], reads them back and exits non-zero if they differ.
 #include <sluice/sluice.hpp>
 
 #include <fstream>
