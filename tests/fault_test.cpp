@@ -2,6 +2,7 @@
 // short writes must be invisible; failures must leave the file holding
 // exactly the bytes before the error's offset, stick, and never be retried.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -381,16 +382,46 @@ TEST_F(fault, open_refused_throws_before_any_data_is_accepted) {
   EXPECT_FALSE(std::filesystem::exists(path));
 }
 
+// The errno with which creating `path` fails, as the unprivileged user
+// `nobody` when running as root (permission bits do not stop root), or 0 if
+// it was created. -1 if the test could not run.
+int create_error_without_privileges(const std::filesystem::path& path) {
+  auto try_create = [&] {
+    try {
+      writer out(path);
+      return 0;
+    } catch (const std::system_error& e) {
+      return e.code().value();
+    }
+  };
+  if (::geteuid() != 0) return try_create();
+  pid_t child = ::fork();
+  if (child == -1) return -1;
+  if (child == 0) {
+    constexpr uid_t nobody = 65534;
+    if (::setgid(nobody) != 0 || ::setuid(nobody) != 0) ::_exit(255);
+    ::_exit(try_create());
+  }
+  int status = 0;
+  if (::waitpid(child, &status, 0) != child || !WIFEXITED(status)) return -1;
+  return WEXITSTATUS(status) == 255 ? -1 : WEXITSTATUS(status);
+}
+
 TEST_F(fault, open_without_permission_on_the_real_filesystem) {
-  if (::geteuid() == 0) GTEST_SKIP() << "running as root: permission bits do not stop root";
   auto locked = dir / "locked";
   std::filesystem::create_directory(locked);
-  std::filesystem::permissions(
-      locked, std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
-  auto e = thrown([&] { writer out(locked / "file"); });
-  std::filesystem::permissions(locked, std::filesystem::perms::owner_all);
-  ASSERT_TRUE(e);
-  EXPECT_EQ(e->code().value(), EACCES);
+  namespace fs = std::filesystem;
+  // Everyone may enter the test directory and read `locked`; nobody may write it.
+  fs::permissions(dir.path(),
+                  fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec);
+  fs::permissions(locked, fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read |
+                              fs::perms::group_exec | fs::perms::others_read |
+                              fs::perms::others_exec);
+  int error = create_error_without_privileges(locked / "file");
+  fs::permissions(locked, fs::perms::owner_all);
+  ASSERT_NE(error, -1) << "could not run the attempt as an unprivileged user";
+  EXPECT_EQ(error, EACCES);
+  EXPECT_FALSE(fs::exists(locked / "file"));
 }
 
 // --- sync ----------------------------------------------------------------------------
