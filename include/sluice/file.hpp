@@ -93,7 +93,9 @@ class file {
   void preallocate(std::uint64_t offset, std::uint64_t length);
 
   // Number of extents the file occupies on disk (FIEMAP); EOPNOTSUPP where
-  // the filesystem cannot tell (tmpfs, for one).
+  // the filesystem cannot tell (tmpfs, for one). Cost: it first writes back
+  // the file's dirty pages (FIEMAP_FLAG_SYNC) so that delayed allocation
+  // cannot hide extents, which can take as long as sync_data().
   std::uint64_t extent_count();
 
   void sync_data();  // fdatasync: the data and the size are durable
