@@ -105,7 +105,8 @@ class writer {
   void print(float value);
 
   // A writable span of at least `n` bytes inside the buffer, flushing first if
-  // needed; the buffer grows when n exceeds its size. Nothing is written until
+  // needed; when n exceeds the buffer's size the buffer is replaced by one of
+  // n bytes, kept until close (buffer_size() reports it). Nothing is written until
   // commit(k) accepts the first k bytes (k <= the span's size).
   std::span<char> reserve(std::size_t n) {
     if (n > static_cast<std::size_t>(end_ - pos_)) [[unlikely]]
