@@ -150,10 +150,11 @@ void file::resize(std::uint64_t new_size) {
     detail::throw_error(errno, "resize", path_, new_size);
 }
 
-void file::preallocate(std::uint64_t offset, std::uint64_t length) {
+void file::preallocate(std::uint64_t offset, std::uint64_t length, preallocate_mode mode) {
   check_usable("preallocate");
+  int flags = mode == preallocate_mode::keep_size ? FALLOC_FL_KEEP_SIZE : 0;
   if (detail::restart_interrupted([&] {
-        return detail::sys().fallocate(fd_, 0, static_cast<off_t>(offset),
+        return detail::sys().fallocate(fd_, flags, static_cast<off_t>(offset),
                                        static_cast<off_t>(length));
       }) == 0)
     return;

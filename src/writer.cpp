@@ -26,10 +26,27 @@ std::string failure_of(const std::system_error& e) {
 
 }  // namespace
 
-writer::writer(const std::filesystem::path& path, writer_options options)
-    : writer(file::open(path), options) {}
+writer::writer(const std::filesystem::path& path, writer_options options) {
+  if (options.durability == durability::all_on_close) {
+    // Only a file this writer creates needs its directory synced at close.
+    try {
+      target_ = file::open(path, {.mode = open_mode::create_new});
+      sync_directory_ = true;
+    } catch (const std::system_error& e) {
+      if (e.code().value() != EEXIST) throw;
+    }
+  }
+  if (!target_.is_open()) target_ = file::open(path);
+  start(options);
+}
 
 writer::writer(file&& target, writer_options options) : target_(std::move(target)) {
+  start(options);
+}
+
+// The constructors' common part, once target_ is open: the buffer, then the
+// reservation, so that nothing is accepted if the reservation fails.
+void writer::start(const writer_options& options) {
   if (!target_.is_open())
     throw std::system_error(EBADF, std::generic_category(),
                             detail::describe("write", target_.path()) + ": the file is not open");
@@ -37,6 +54,14 @@ writer::writer(file&& target, writer_options options) : target_(std::move(target
   storage_ = std::make_unique_for_overwrite<char[]>(capacity_);
   begin_ = pos_ = storage_.get();
   end_ = begin_ + capacity_;
+  durability_ = options.durability;
+  if (options.preallocate == 0) return;
+  try {
+    target_.preallocate(target_.position(), options.preallocate, preallocate_mode::keep_size);
+    preallocated_ = true;
+  } catch (const std::system_error& e) {
+    if (e.code() != std::errc::operation_not_supported) throw;
+  }
 }
 
 writer::writer(writer&& other) noexcept
@@ -46,7 +71,10 @@ writer::writer(writer&& other) noexcept
       begin_(std::exchange(other.begin_, nullptr)),
       pos_(std::exchange(other.pos_, nullptr)),
       end_(std::exchange(other.end_, nullptr)),
-      error_(std::exchange(other.error_, nullptr)) {}
+      error_(std::exchange(other.error_, nullptr)),
+      durability_(std::exchange(other.durability_, durability::none)),
+      preallocated_(std::exchange(other.preallocated_, false)),
+      sync_directory_(std::exchange(other.sync_directory_, false)) {}
 
 writer& writer::operator=(writer&& other) noexcept {
   if (this != &other) {
@@ -58,6 +86,9 @@ writer& writer::operator=(writer&& other) noexcept {
     pos_ = std::exchange(other.pos_, nullptr);
     end_ = std::exchange(other.end_, nullptr);
     error_ = std::exchange(other.error_, nullptr);
+    durability_ = std::exchange(other.durability_, durability::none);
+    preallocated_ = std::exchange(other.preallocated_, false);
+    sync_directory_ = std::exchange(other.sync_directory_, false);
   }
   return *this;
 }
@@ -170,20 +201,47 @@ void writer::sync() {
   }
 }
 
+// After the last write: give back the unused reservation, then sync as asked.
+void writer::finish_file() {
+  if (preallocated_) target_.resize(target_.size());
+  if (durability_ == durability::data_on_close) target_.sync_data();
+  if (durability_ == durability::all_on_close) target_.sync_all();
+}
+
+// After a failure, the space reserved past the end is still given back (it
+// may be what the disk is short of); a failure here adds nothing to the
+// error already being reported, so it is not reported.
+void writer::release_reservation() noexcept {
+  try {
+    target_.resize(target_.size());
+  } catch (const std::exception&) {
+  }
+}
+
 void writer::close() {
   if (!target_.is_open()) return;
   std::exception_ptr first = error_;
   if (!first) {
     try {
       write_buffer();
+      finish_file();
     } catch (...) {
       first = std::current_exception();
     }
   }
+  if (first && preallocated_) release_reservation();
+  std::filesystem::path directory = std::filesystem::path(target_.path()).parent_path();
   try {
     target_.close();
   } catch (...) {
     if (!first) first = std::current_exception();
+  }
+  if (!first && sync_directory_) {
+    try {
+      sync_directory(directory.empty() ? "." : directory);
+    } catch (...) {
+      first = std::current_exception();
+    }
   }
   if (first) {
     fail(first);  // the unwritten bytes stay counted in buffered()

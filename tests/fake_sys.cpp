@@ -73,6 +73,7 @@ void fake_sys::short_transfer(call which, int nth, std::size_t bytes) {
 }
 
 std::optional<fake_sys::plan> fake_sys::next(call which) {
+  log_.push_back(which);
   int nth = ++calls_[static_cast<std::size_t>(which)];
   if (auto found = planned_.find({which, nth}); found != planned_.end()) return found->second;
   return std::nullopt;
@@ -91,6 +92,7 @@ ssize_t fake_sys::transfer(call which, int fd, const iovec* iov, int count, off_
   if (write && interrupt_pwritev_) {
     interrupted_last_ = !interrupted_last_;
     if (interrupted_last_) {
+      log_.push_back(which);
       ++calls_[static_cast<std::size_t>(which)];
       return record(failed(EINTR));
     }

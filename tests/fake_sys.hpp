@@ -88,6 +88,8 @@ class fake_sys {
   // Calls that reached the fake (including failed and interrupted ones).
   int calls(call which) const { return calls_[static_cast<std::size_t>(which)]; }
   const std::vector<pwritev_record>& pwritevs() const noexcept { return pwritevs_; }
+  // Every call that reached the fake, in order.
+  const std::vector<call>& log() const noexcept { return log_; }
   // The flags of each open.
   const std::vector<int>& open_flags() const noexcept { return open_flags_; }
 
@@ -121,6 +123,7 @@ class fake_sys {
   std::function<transfer_action(int, std::size_t)> pwritev_hook_;
   std::vector<pwritev_record> pwritevs_;
   std::vector<int> open_flags_;
+  std::vector<call> log_;
 };
 
 }  // namespace sluice_test

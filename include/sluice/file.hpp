@@ -42,6 +42,12 @@ enum class open_mode {
   read_only,      // read an existing file
 };
 
+// What file::preallocate does to the file's size.
+enum class preallocate_mode {
+  extend_size,  // the size grows to cover the reserved range
+  keep_size,    // the size stays; the blocks wait past the end (FALLOC_FL_KEEP_SIZE)
+};
+
 struct open_options {
   open_mode mode = open_mode::truncate;
   // Permission bits of a file this call creates, before the umask.
@@ -87,10 +93,13 @@ class file {
   std::uint64_t size();                 // fstat
   void resize(std::uint64_t new_size);  // ftruncate; the position is not moved
 
-  // Reserves disk space for [offset, offset + length) with fallocate; the size
-  // grows to cover it. A filesystem without fallocate throws EOPNOTSUPP with
+  // Reserves disk space for [offset, offset + length) with fallocate. With
+  // extend_size the size grows to cover it (reads there see zeros); with
+  // keep_size it does not, and blocks reserved past the end are released by
+  // resize(size()). A filesystem without fallocate throws EOPNOTSUPP with
   // "not supported" in the message: sluice never emulates it slowly.
-  void preallocate(std::uint64_t offset, std::uint64_t length);
+  void preallocate(std::uint64_t offset, std::uint64_t length,
+                   preallocate_mode mode = preallocate_mode::extend_size);
 
   // Number of extents the file occupies on disk (FIEMAP); EOPNOTSUPP where
   // the filesystem cannot tell (tmpfs, for one). Cost: it first writes back

@@ -42,10 +42,36 @@
 
 namespace sluice {
 
+// How durable the bytes are when close() returns.
+enum class durability {
+  // The bytes reach the OS at flush() and close(): they survive a crash of
+  // the process, not a power loss. No sync.
+  none,
+  // close() returns after fdatasync: the data and the file's size are durable.
+  data_on_close,
+  // close() returns after fsync and, when the writer created the file, an
+  // fsync of its directory: the file, its metadata and its name are durable.
+  all_on_close,
+};
+
 struct writer_options {
   // Bytes buffered before a write to the OS. 0 means default_buffer_size;
   // any other size from 1 byte up is honoured.
   std::size_t buffer_size = 0;
+
+  // Bytes to reserve on disk up front, from where writing starts (fallocate,
+  // keeping the size): the file is laid out in few extents and growing it
+  // costs no block allocation. close() gives back what was not written, so
+  // the size is always exactly the bytes written; writing past the
+  // reservation works as usual. 0 (the default): no reservation. On a
+  // filesystem without fallocate the writer goes on without one and
+  // preallocated() says so; any other failure (ENOSPC) throws from the
+  // constructor, before any data is accepted.
+  std::uint64_t preallocate = 0;
+
+  // Default durability::none. A failed sync poisons the writer: close()
+  // throws it, and no retry is offered.
+  sluice::durability durability = sluice::durability::none;
 
   // Chosen with sluice-bench --buffer-size (docs/performance.md): 256 KiB was
   // fastest or within noise of it on every scenario; 32 KiB lost 40% on text,
@@ -65,7 +91,9 @@ class writer {
   // Creates or truncates `path` (open_mode::truncate). Throws std::system_error
   // before any data is accepted if it cannot be opened.
   explicit writer(const std::filesystem::path& path, writer_options options = {});
-  // Writes through an already open file (append mode, say), from its position().
+  // Writes through an already open file (append mode, say), from its
+  // position(). durability::all_on_close then syncs the file but not its
+  // directory: only the caller knows whether the file was just created.
   explicit writer(file&& target, writer_options options = {});
   writer(writer&& other) noexcept;
   writer& operator=(writer&& other) noexcept;
@@ -128,9 +156,15 @@ class writer {
 
   void flush();  // hands every buffered byte to the OS
   void sync();   // flush, then fdatasync: durable on return
-  // Flushes and closes the file; throws the first error, sticky or new. The
-  // writer is closed afterwards whatever happened.
+  // Flushes, gives back an unused reservation (ftruncate to the size), makes
+  // the file as durable as options.durability asks, closes it, then syncs
+  // the directory if asked. Throws the first error, sticky or new. The writer
+  // is closed afterwards whatever happened.
   void close();
+
+  // Whether options.preallocate reserved space: false if none was asked for
+  // or the filesystem cannot preallocate.
+  bool preallocated() const noexcept { return preallocated_; }
 
   bool is_open() const noexcept { return target_.is_open(); }
   const std::string& path() const noexcept { return target_.path(); }
@@ -143,6 +177,9 @@ class writer {
     commit(static_cast<std::size_t>(
         std::to_chars(room.data(), room.data() + room.size(), value).ptr - room.data()));
   }
+  void start(const writer_options& options);
+  void finish_file();
+  void release_reservation() noexcept;
   void put_slow(char c);
   void write_slow(const char* data, std::size_t size);
   void make_room(std::size_t n);
@@ -160,6 +197,9 @@ class writer {
   char* pos_ = nullptr;
   char* end_ = nullptr;       // == pos_ once an error sticks, so every write goes slow
   std::exception_ptr error_;  // the sticky error, null if none
+  sluice::durability durability_ = sluice::durability::none;
+  bool preallocated_ = false;
+  bool sync_directory_ = false;  // all_on_close, and this writer created the file
 };
 
 }  // namespace sluice

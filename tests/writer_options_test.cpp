@@ -1,0 +1,241 @@
+// writer_options::preallocate and writer_options::durability: what reaches
+// the disk, in which order, and what happens when a step fails.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <iterator>
+#include <sluice/sluice.hpp>
+#include <string>
+#include <vector>
+
+#include "fake_sys.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using namespace sluice_test;
+using sluice::durability;
+using sluice::writer;
+
+constexpr std::uint64_t mib = 1024 * 1024;
+
+using writer_preallocate = dir_test;
+using writer_durability = dir_test;
+
+// Bytes the file occupies on disk (st_blocks), which a reservation past the
+// end counts although st_size does not.
+std::uint64_t allocated(const std::filesystem::path& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) ADD_FAILURE() << "stat " << path;
+  return static_cast<std::uint64_t>(st.st_blocks) * 512;
+}
+
+// The calls of `log` from the last occurrence of `first` on.
+std::vector<call> from_last(const std::vector<call>& log, call first) {
+  auto at = std::find(log.rbegin(), log.rend(), first);
+  if (at == log.rend()) return {};
+  return {std::prev(at.base()), log.end()};
+}
+
+// --- preallocate -----------------------------------------------------------------------
+
+TEST_F(writer_preallocate, reserves_up_front_and_gives_back_the_rest_at_close) {
+  auto path = dir / "p";
+  std::string data = pattern(100'000);
+  writer out(path, {.preallocate = 8 * mib});
+  if (!out.preallocated()) GTEST_SKIP() << "this filesystem cannot preallocate";
+  EXPECT_EQ(size_on_disk(path), 0u) << "the reservation must not change the size";
+  EXPECT_GE(allocated(path), 8 * mib);
+  out.write(data);
+  out.close();
+  EXPECT_EQ(size_on_disk(path), data.size());
+  EXPECT_LT(allocated(path), 1 * mib) << "the unused reservation was not given back";
+  EXPECT_EQ(read_all(path), data);
+}
+
+TEST_F(writer_preallocate, writing_past_the_reservation_keeps_working) {
+  auto path = dir / "p";
+  std::string data = pattern(3 * mib + 17);
+  writer out(path, {.buffer_size = 4096, .preallocate = 64 * 1024});
+  out.write(data);
+  out.close();
+  EXPECT_EQ(read_all(path), data);
+}
+
+TEST_F(writer_preallocate, an_appended_file_keeps_its_size_and_content) {
+  auto path = dir / "p";
+  write_all(path, "existing ");
+  fake_sys fake;
+  auto f = sluice::file::open(path, {.mode = sluice::open_mode::append});
+  writer out(std::move(f), {.preallocate = mib});
+  ASSERT_EQ(fake.calls(call::fallocate), 1);
+  EXPECT_EQ(size_on_disk(path), 9u);
+  out.write(std::string_view("appended"));
+  out.close();
+  EXPECT_EQ(read_all(path), "existing appended");
+}
+
+TEST_F(writer_preallocate, a_filesystem_without_fallocate_is_reported_not_emulated) {
+  auto path = dir / "p";
+  fake_sys fake;
+  fake.fail(call::fallocate, 1, EOPNOTSUPP);
+  writer out(path, {.preallocate = mib});
+  EXPECT_FALSE(out.preallocated());
+  out.write(std::string_view("still written"));
+  out.close();
+  EXPECT_EQ(fake.calls(call::fallocate), 1);
+  EXPECT_EQ(fake.calls(call::ftruncate), 0) << "nothing to give back";
+  EXPECT_EQ(fake.calls(call::pwritev), 1) << "no byte-writing emulation";
+  EXPECT_EQ(read_all(path), "still written");
+}
+
+TEST_F(writer_preallocate, no_space_for_the_reservation_throws_before_any_data_is_accepted) {
+  auto path = dir / "p";
+  fake_sys fake;
+  fake.fail(call::fallocate, 1, ENOSPC);
+  auto e = thrown([&] { writer out(path, {.preallocate = mib}); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), ENOSPC);
+  EXPECT_NE(std::string(e->what()).find("preallocate " + quoted(path)), std::string::npos)
+      << e->what();
+  EXPECT_EQ(fake.calls(call::pwritev), 0);
+}
+
+TEST_F(writer_preallocate, not_asked_means_no_fallocate_and_no_truncate) {
+  fake_sys fake;
+  writer out(dir / "p");
+  EXPECT_FALSE(out.preallocated());
+  out.write(std::string_view("x"));
+  out.close();
+  EXPECT_EQ(fake.calls(call::fallocate), 0);
+  EXPECT_EQ(fake.calls(call::ftruncate), 0);
+}
+
+TEST_F(writer_preallocate, the_reservation_is_given_back_after_a_write_error_too) {
+  auto path = dir / "p";
+  fake_sys fake;
+  writer out(path, {.buffer_size = 16, .preallocate = mib});
+  fake.fail(call::pwritev, 1, EIO);
+  EXPECT_TRUE(thrown<sluice::write_error>([&] { out.write(pattern(40)); }));
+  EXPECT_TRUE(thrown<sluice::write_error>([&] { out.close(); }));
+  EXPECT_EQ(fake.calls(call::ftruncate), 1);
+  EXPECT_EQ(size_on_disk(path), 0u);
+}
+
+// --- durability -----------------------------------------------------------------------
+
+TEST_F(writer_durability, none_never_syncs) {
+  fake_sys fake;
+  writer out(dir / "d");
+  out.write(std::string_view("data"));
+  out.close();
+  EXPECT_EQ(fake.calls(call::fdatasync), 0);
+  EXPECT_EQ(fake.calls(call::fsync), 0);
+}
+
+TEST_F(writer_durability, data_on_close_writes_then_fdatasyncs_then_closes) {
+  auto path = dir / "d";
+  fake_sys fake;
+  writer out(path, {.durability = durability::data_on_close});
+  out.write(std::string_view("data"));
+  EXPECT_EQ(fake.calls(call::fdatasync), 0) << "nothing is synced before close";
+  out.close();
+  EXPECT_EQ(from_last(fake.log(), call::pwritev),
+            (std::vector<call>{call::pwritev, call::fdatasync, call::close}));
+  EXPECT_EQ(fake.calls(call::fsync), 0);
+  EXPECT_EQ(read_all(path), "data");
+}
+
+TEST_F(writer_durability, all_on_close_of_a_new_file_syncs_the_file_then_its_directory) {
+  auto path = dir / "d";
+  fake_sys fake;
+  writer out(path, {.durability = durability::all_on_close});
+  out.write(std::string_view("data"));
+  out.close();
+  EXPECT_EQ(from_last(fake.log(), call::pwritev),
+            (std::vector<call>{call::pwritev, call::fsync, call::close, call::open, call::fsync,
+                               call::close}));
+  ASSERT_EQ(fake.open_flags().size(), 2u);
+  EXPECT_TRUE(fake.open_flags()[0] & O_EXCL) << "the writer must know it created the file";
+  EXPECT_TRUE(fake.open_flags()[1] & O_DIRECTORY);
+  EXPECT_EQ(read_all(path), "data");
+}
+
+TEST_F(writer_durability, all_on_close_of_an_existing_file_syncs_only_the_file) {
+  auto path = dir / "d";
+  write_all(path, "old content, longer");
+  fake_sys fake;
+  writer out(path, {.durability = durability::all_on_close});
+  out.write(std::string_view("new"));
+  out.close();
+  EXPECT_EQ(from_last(fake.log(), call::pwritev),
+            (std::vector<call>{call::pwritev, call::fsync, call::close}));
+  EXPECT_EQ(fake.calls(call::open), 2) << "create_new refused, then truncate";
+  EXPECT_EQ(read_all(path), "new");
+}
+
+TEST_F(writer_durability, all_on_close_through_an_open_file_does_not_sync_the_directory) {
+  auto f = sluice::file::open(dir / "d");
+  fake_sys fake;
+  writer out(std::move(f), {.durability = durability::all_on_close});
+  out.write(std::string_view("data"));
+  out.close();
+  EXPECT_EQ(fake.calls(call::fsync), 1);
+  EXPECT_EQ(fake.calls(call::open), 0);
+}
+
+TEST_F(writer_durability, the_reservation_is_given_back_before_the_sync) {
+  fake_sys fake;
+  writer out(dir / "d", {.preallocate = mib, .durability = durability::all_on_close});
+  out.write(std::string_view("data"));
+  out.close();
+  EXPECT_EQ(from_last(fake.log(), call::pwritev),
+            (std::vector<call>{call::pwritev, call::fstat, call::ftruncate, call::fsync,
+                               call::close, call::open, call::fsync, call::close}));
+}
+
+TEST_F(writer_durability, a_failed_sync_at_close_poisons_the_writer_and_is_not_retried) {
+  auto path = dir / "d";
+  fake_sys fake;
+  writer out(path, {.durability = durability::data_on_close});
+  out.write(std::string_view("data"));
+  fake.fail(call::fdatasync, 1, EIO);
+  auto e = thrown([&] { out.close(); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EIO);
+  EXPECT_NE(std::string(e->what()).find(quoted(path)), std::string::npos) << e->what();
+  EXPECT_NE(std::string(e->what()).find("fdatasync"), std::string::npos) << e->what();
+  auto again = thrown([&] { out.write(std::string_view("more")); });
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->code().value(), EIO);
+  EXPECT_FALSE(out.is_open());
+  EXPECT_EQ(fake.calls(call::fdatasync), 1);
+  EXPECT_EQ(fake.calls(call::close), 1);
+}
+
+TEST_F(writer_durability, a_failed_directory_sync_is_thrown_by_close) {
+  auto path = dir / "d";
+  fake_sys fake;
+  writer out(path, {.durability = durability::all_on_close});
+  out.write(std::string_view("data"));
+  fake.fail(call::fsync, 2, EIO);  // the first is the file's, the second its directory's
+  auto e = thrown([&] { out.close(); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EIO);
+  EXPECT_NE(std::string(e->what()).find("fsync directory " + quoted(dir.path())), std::string::npos)
+      << e->what();
+}
+
+TEST_F(writer_durability, the_destructor_syncs_too) {
+  fake_sys fake;
+  {
+    writer out(dir / "d", {.durability = durability::data_on_close});
+    out.write(std::string_view("data"));
+  }
+  EXPECT_EQ(fake.calls(call::fdatasync), 1);
+}
+
+}  // namespace
