@@ -160,9 +160,10 @@ void writer::make_room(std::size_t n) {
 
 void writer::write_buffer() { write_buffer_and(nullptr, 0); }
 
-// Writes the buffered bytes followed by data[0, size) in one gathered write.
-// On failure the bytes of the buffer that did not reach the file stay
-// buffered; the payload counts as accepted only as far as it was written.
+// Writes the buffered bytes followed by data[0, size) in one gathered write,
+// then, with write_through, makes them durable. On failure the bytes of the
+// buffer that did not reach the file stay buffered; the payload counts as
+// accepted only as far as it was written.
 void writer::write_buffer_and(const char* data, std::size_t size) {
   std::size_t held = buffered();
   if (held + size == 0) return;
@@ -180,6 +181,7 @@ void writer::write_buffer_and(const char* data, std::size_t size) {
     fail(std::current_exception());
     throw;
   }
+  if (durability_ == durability::write_through) sync_data_or_fail();
 }
 
 // 32 bytes hold the longest shortest-round-trip form ("-2.2250738585072014e-308").
@@ -193,6 +195,11 @@ void writer::flush() {
 
 void writer::sync() {
   flush();
+  if (durability_ != durability::write_through) sync_data_or_fail();  // else flush() did
+}
+
+// fdatasync; a failure poisons the writer for good (no retry, see DESIGN.md).
+void writer::sync_data_or_fail() {
   try {
     target_.sync_data();
   } catch (...) {

@@ -238,4 +238,40 @@ TEST_F(writer_durability, the_destructor_syncs_too) {
   EXPECT_EQ(fake.calls(call::fdatasync), 1);
 }
 
+TEST_F(writer_durability, write_through_syncs_after_every_write_to_the_os) {
+  auto path = dir / "w";
+  fake_sys fake;
+  writer out(path, {.buffer_size = 64, .durability = durability::write_through});
+  out.write(pattern(100, 1));  // fills the buffer once: one write, one sync
+  EXPECT_EQ(fake.log(), (std::vector<call>{call::open, call::pwritev, call::fdatasync}));
+  out.write(pattern(500, 2));  // gathered with the 36 buffered bytes
+  EXPECT_EQ(fake.calls(call::pwritev), 2);
+  EXPECT_EQ(fake.calls(call::fdatasync), 2);
+  out.put('!');
+  out.flush();  // durable when it returns
+  EXPECT_EQ(from_last(fake.log(), call::pwritev),
+            (std::vector<call>{call::pwritev, call::fdatasync}));
+  out.sync();  // nothing new to make durable: no second sync
+  EXPECT_EQ(fake.calls(call::fdatasync), 3);
+  out.close();
+  EXPECT_EQ(fake.calls(call::fdatasync), 3) << "close had nothing left to write";
+  EXPECT_EQ(read_all(path), pattern(100, 1) + pattern(500, 2) + "!");
+}
+
+TEST_F(writer_durability, write_through_sync_failure_poisons_the_writer) {
+  auto path = dir / "w";
+  fake_sys fake;
+  writer out(path, {.buffer_size = 64, .durability = durability::write_through});
+  fake.fail(call::fdatasync, 1, EIO);
+  auto e = thrown([&] { out.write(pattern(100)); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EIO);
+  EXPECT_NE(std::string(e->what()).find("fdatasync " + quoted(path)), std::string::npos)
+      << e->what();
+  auto again = thrown([&] { out.close(); });
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->code().value(), EIO);
+  EXPECT_EQ(fake.calls(call::fdatasync), 1) << "a failed sync is never retried";
+}
+
 }  // namespace

@@ -52,6 +52,10 @@ enum class durability {
   // close() returns after fsync and, when the writer created the file, an
   // fsync of its directory: the file, its metadata and its name are durable.
   all_on_close,
+  // Every write to the OS (a full buffer, a gathered payload, flush(),
+  // close()) is followed by fdatasync: what it handed over is durable when
+  // the call returns, like O_DSYNC. Costs a device flush per buffer.
+  write_through,
 };
 
 struct writer_options {
@@ -180,6 +184,7 @@ class writer {
   void start(const writer_options& options);
   void finish_file();
   void release_reservation() noexcept;
+  void sync_data_or_fail();
   void put_slow(char c);
   void write_slow(const char* data, std::size_t size);
   void make_room(std::size_t n);
