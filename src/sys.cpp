@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdio>
 
 namespace sluice::detail {
 namespace {
@@ -27,6 +28,10 @@ constexpr sys_table real_table{
     .ftruncate = ::ftruncate,
     .fstat = ::fstat,
     .fiemap = real_fiemap,
+    .linkat = ::linkat,
+    .rename = ::rename,
+    .unlink = ::unlink,
+    .stat = ::stat,
 };
 
 std::atomic<const sys_table*> current{&real_table};

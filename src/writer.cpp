@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "replace.hpp"
 #include "sluice/error.hpp"
 
 namespace sluice {
@@ -27,7 +28,12 @@ std::string failure_of(const std::system_error& e) {
 }  // namespace
 
 writer::writer(const std::filesystem::path& path, writer_options options) {
-  if (options.durability == durability::all_on_close) {
+  if (options.atomic_replace) {
+    detail::temporary opened = detail::open_temporary(path);
+    target_ = std::move(opened.target);
+    temporary_name_ = std::move(opened.name);
+    replacing_ = true;
+  } else if (options.durability == durability::all_on_close) {
     // Only a file this writer creates needs its directory synced at close.
     try {
       target_ = file::open(path, {.mode = open_mode::create_new});
@@ -37,10 +43,19 @@ writer::writer(const std::filesystem::path& path, writer_options options) {
     }
   }
   if (!target_.is_open()) target_ = file::open(path);
-  start(options);
+  try {
+    start(options);
+  } catch (...) {
+    if (replacing_) detail::discard(target_, temporary_name_);
+    throw;
+  }
 }
 
 writer::writer(file&& target, writer_options options) : target_(std::move(target)) {
+  if (options.atomic_replace)
+    throw std::system_error(EINVAL, std::generic_category(),
+                            detail::describe("open", target_.path()) +
+                                ": atomic_replace needs the writer to open the path itself");
   start(options);
 }
 
@@ -74,7 +89,9 @@ writer::writer(writer&& other) noexcept
       error_(std::exchange(other.error_, nullptr)),
       durability_(std::exchange(other.durability_, durability::none)),
       preallocated_(std::exchange(other.preallocated_, false)),
-      sync_directory_(std::exchange(other.sync_directory_, false)) {}
+      sync_directory_(std::exchange(other.sync_directory_, false)),
+      replacing_(std::exchange(other.replacing_, false)),
+      temporary_name_(std::move(other.temporary_name_)) {}
 
 writer& writer::operator=(writer&& other) noexcept {
   if (this != &other) {
@@ -89,6 +106,8 @@ writer& writer::operator=(writer&& other) noexcept {
     durability_ = std::exchange(other.durability_, durability::none);
     preallocated_ = std::exchange(other.preallocated_, false);
     sync_directory_ = std::exchange(other.sync_directory_, false);
+    replacing_ = std::exchange(other.replacing_, false);
+    temporary_name_ = std::move(other.temporary_name_);
   }
   return *this;
 }
@@ -97,6 +116,7 @@ writer::~writer() { destroy(); }
 
 void writer::destroy() noexcept {
   if (!target_.is_open()) return;
+  if (replacing_) return detail::discard(target_, temporary_name_);  // only close() commits
   try {
     close();
   } catch (const std::exception& e) {
@@ -208,9 +228,11 @@ void writer::sync_data_or_fail() {
   }
 }
 
-// After the last write: give back the unused reservation, then sync as asked.
+// After the last write: give back the unused reservation, then sync as asked
+// or put the replacement in place (which syncs all).
 void writer::finish_file() {
   if (preallocated_) target_.resize(target_.size());
+  if (replacing_) return detail::install(target_, temporary_name_);
   if (durability_ == durability::data_on_close) target_.sync_data();
   if (durability_ == durability::all_on_close) target_.sync_all();
 }
@@ -227,35 +249,47 @@ void writer::release_reservation() noexcept {
 
 void writer::close() {
   if (!target_.is_open()) return;
-  std::exception_ptr first = error_;
-  if (!first) {
-    try {
-      write_buffer();
-      finish_file();
-    } catch (...) {
-      first = std::current_exception();
-    }
-  }
-  if (first && preallocated_) release_reservation();
-  std::filesystem::path directory = std::filesystem::path(target_.path()).parent_path();
-  try {
-    target_.close();
-  } catch (...) {
-    if (!first) first = std::current_exception();
-  }
-  if (!first && sync_directory_) {
-    try {
-      sync_directory(directory.empty() ? "." : directory);
-    } catch (...) {
-      first = std::current_exception();
-    }
-  }
+  std::exception_ptr first = error_ ? error_ : finish();
+  if (first) give_up();
+  std::exception_ptr closing = close_file(!first && sync_directory_);
+  if (!first) first = closing;
   if (first) {
     fail(first);  // the unwritten bytes stay counted in buffered()
     std::rethrow_exception(first);
   }
   storage_.reset();
   begin_ = pos_ = end_ = nullptr;
+}
+
+// The last write and what follows it; the first failure, or null.
+std::exception_ptr writer::finish() noexcept {
+  try {
+    write_buffer();
+    finish_file();
+    return nullptr;
+  } catch (...) {
+    return std::current_exception();
+  }
+}
+
+// After a failure: the replacement is discarded, the reservation given back.
+void writer::give_up() noexcept {
+  if (replacing_) detail::discard(target_, temporary_name_);
+  if (preallocated_ && target_.is_open()) release_reservation();
+}
+
+// Closes the file if it is still open, then syncs its directory if asked;
+// the first failure, or null.
+std::exception_ptr writer::close_file(bool then_sync_directory) noexcept {
+  std::filesystem::path directory;
+  try {
+    directory = std::filesystem::path(target_.path()).parent_path();
+    target_.close();
+    if (then_sync_directory) sync_directory(directory.empty() ? "." : directory);
+    return nullptr;
+  } catch (...) {
+    return std::current_exception();
+  }
 }
 
 }  // namespace sluice

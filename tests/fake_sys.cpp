@@ -1,5 +1,6 @@
 #include "fake_sys.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -51,6 +52,10 @@ fake_sys::fake_sys()
           .ftruncate = ftruncate_entry,
           .fstat = fstat_entry,
           .fiemap = fiemap_entry,
+          .linkat = linkat_entry,
+          .rename = rename_entry,
+          .unlink = unlink_entry,
+          .stat = stat_entry,
       } {
   if (active_) throw std::logic_error("fake_sys: one at a time");
   active_ = this;
@@ -114,6 +119,7 @@ ssize_t fake_sys::transfer(call which, int fd, const iovec* iov, int count, off_
 int fake_sys::open_entry(const char* path, int flags, mode_t mode) {
   active_->open_flags_.push_back(flags);
   if (auto planned = active_->next(call::open)) return failed(planned->error);
+  if (active_->refuse_o_tmpfile_ && (flags & O_TMPFILE) == O_TMPFILE) return failed(EOPNOTSUPP);
   return real().open(path, flags, mode);
 }
 
@@ -160,6 +166,27 @@ int fake_sys::fstat_entry(int fd, struct stat* out) {
 int fake_sys::fiemap_entry(int fd, struct fiemap* map) {
   if (auto planned = active_->next(call::fiemap)) return failed(planned->error);
   return real().fiemap(fd, map);
+}
+
+int fake_sys::linkat_entry(int from_dir, const char* from, int to_dir, const char* to,
+                           int flags) {
+  if (auto planned = active_->next(call::linkat)) return failed(planned->error);
+  return real().linkat(from_dir, from, to_dir, to, flags);
+}
+
+int fake_sys::rename_entry(const char* from, const char* to) {
+  if (auto planned = active_->next(call::rename)) return failed(planned->error);
+  return real().rename(from, to);
+}
+
+int fake_sys::stat_entry(const char* path, struct stat* out) {
+  if (auto planned = active_->next(call::stat)) return failed(planned->error);
+  return real().stat(path, out);
+}
+
+int fake_sys::unlink_entry(const char* path) {
+  if (auto planned = active_->next(call::unlink)) return failed(planned->error);
+  return real().unlink(path);
 }
 
 }  // namespace sluice_test

@@ -43,9 +43,13 @@ enum class call {
   fallocate,
   ftruncate,
   fstat,
-  fiemap
+  fiemap,
+  linkat,
+  rename,
+  unlink,
+  stat
 };
-inline constexpr std::size_t call_kinds = 10;
+inline constexpr std::size_t call_kinds = 14;
 
 // One pwritev that reached the fake.
 struct pwritev_record {
@@ -80,6 +84,9 @@ class fake_sys {
   void short_transfer(call which, int nth, std::size_t bytes);
   // Every pwritev returns EINTR once, then the retry reaches the OS.
   void interrupt_every_pwritev() { interrupt_pwritev_ = true; }
+  // Every open with O_TMPFILE fails with EOPNOTSUPP, as on a filesystem
+  // without it.
+  void refuse_o_tmpfile() { refuse_o_tmpfile_ = true; }
   // `hook(nth, requested)` decides each pwritev the plan above does not.
   void on_pwritev(std::function<transfer_action(int nth, std::size_t requested)> hook) {
     pwritev_hook_ = std::move(hook);
@@ -114,11 +121,16 @@ class fake_sys {
   static int ftruncate_entry(int fd, off_t length);
   static int fstat_entry(int fd, struct stat* out);
   static int fiemap_entry(int fd, struct fiemap* map);
+  static int linkat_entry(int from_dir, const char* from, int to_dir, const char* to, int flags);
+  static int rename_entry(const char* from, const char* to);
+  static int unlink_entry(const char* path);
+  static int stat_entry(const char* path, struct stat* out);
 
   sluice::detail::sys_table table_;
   std::array<int, call_kinds> calls_{};
   std::map<std::pair<call, int>, plan> planned_;
   bool interrupt_pwritev_ = false;
+  bool refuse_o_tmpfile_ = false;
   bool interrupted_last_ = false;
   std::function<transfer_action(int, std::size_t)> pwritev_hook_;
   std::vector<pwritev_record> pwritevs_;

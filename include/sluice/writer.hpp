@@ -77,6 +77,19 @@ struct writer_options {
   // throws it, and no retry is offered.
   sluice::durability durability = sluice::durability::none;
 
+  // The path always holds either its complete old content (or nothing, if it
+  // did not exist) or the complete new one, whatever happens, power loss
+  // included. Writing goes to a temporary file in the same directory (an
+  // unnamed O_TMPFILE where the filesystem has it, else one named
+  // ".<name>.sluice-tmp-<8 hex digits>", the name a killed process may leave
+  // behind); close() fsyncs it, renames it over the path and fsyncs the
+  // directory, whatever `durability` says. A writer destroyed without
+  // close(), or whose close() fails before the rename, leaves the path
+  // untouched and removes the temporary. The new file gets the replaced
+  // file's permission bits (0666 for a new one), minus the umask. Only for
+  // writers opened by path. Default false.
+  bool atomic_replace = false;
+
   // Chosen with sluice-bench --buffer-size (docs/performance.md): 256 KiB was
   // fastest or within noise of it on every scenario; 32 KiB lost 40% on text,
   // 1 MiB a third on small pieces.
@@ -182,7 +195,10 @@ class writer {
         std::to_chars(room.data(), room.data() + room.size(), value).ptr - room.data()));
   }
   void start(const writer_options& options);
+  std::exception_ptr finish() noexcept;
   void finish_file();
+  void give_up() noexcept;
+  std::exception_ptr close_file(bool then_sync_directory) noexcept;
   void release_reservation() noexcept;
   void sync_data_or_fail();
   void put_slow(char c);
@@ -205,6 +221,8 @@ class writer {
   sluice::durability durability_ = sluice::durability::none;
   bool preallocated_ = false;
   bool sync_directory_ = false;  // all_on_close, and this writer created the file
+  bool replacing_ = false;       // atomic_replace: target_ is a temporary
+  std::string temporary_name_;   // that temporary's path, while it has one
 };
 
 }  // namespace sluice

@@ -28,6 +28,10 @@ struct sys_table {
   int (*ftruncate)(int fd, off_t length);
   int (*fstat)(int fd, struct stat* out);
   int (*fiemap)(int fd, struct fiemap* map);  // ioctl(fd, FS_IOC_FIEMAP, map)
+  int (*linkat)(int from_dir, const char* from, int to_dir, const char* to, int flags);
+  int (*rename)(const char* from, const char* to);
+  int (*unlink)(const char* path);
+  int (*stat)(const char* path, struct stat* out);
 };
 
 // The table of the real system calls.

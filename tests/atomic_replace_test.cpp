@@ -1,0 +1,270 @@
+// writer_options::atomic_replace: the path holds the complete old content or
+// the complete new one, never anything else, and no temporary is left behind
+// except by a killed process, under a recognisable name.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <optional>
+#include <random>
+#include <set>
+#include <sluice/sluice.hpp>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "fake_sys.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using namespace sluice_test;
+using sluice::writer;
+
+using atomic_replace = dir_test;
+
+constexpr sluice::writer_options replace{.atomic_replace = true};
+
+// The names in `directory`, sorted.
+std::vector<std::string> entries(const std::filesystem::path& directory) {
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(directory))
+    names.push_back(entry.path().filename().native());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+bool is_temporary_of(const std::string& name, const std::string& target) {
+  return name.rfind("." + target + ".sluice-tmp-", 0) == 0 && name.size() == target.size() + 13 + 8;
+}
+
+TEST_F(atomic_replace, the_old_content_stays_until_close_installs_the_new) {
+  auto path = dir / "t";
+  write_all(path, "old content");
+  writer out(path, replace);
+  out.write(std::string_view("new content, longer than the old"));
+  out.flush();
+  EXPECT_EQ(read_all(path), "old content");
+  out.close();
+  EXPECT_EQ(read_all(path), "new content, longer than the old");
+  EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"t"});
+}
+
+TEST_F(atomic_replace, a_new_path_appears_only_at_close) {
+  auto path = dir / "t";
+  writer out(path, replace);
+  out.write(std::string_view("content"));
+  out.flush();
+  EXPECT_FALSE(std::filesystem::exists(path));
+  out.close();
+  EXPECT_EQ(read_all(path), "content");
+}
+
+TEST_F(atomic_replace, a_writer_destroyed_without_close_leaves_the_target_untouched) {
+  auto path = dir / "t";
+  write_all(path, "old");
+  {
+    writer out(path, replace);
+    out.write(pattern(1 << 20));
+  }
+  EXPECT_EQ(read_all(path), "old");
+  EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"t"});
+}
+
+TEST_F(atomic_replace, commit_order_is_write_sync_name_rename_close_sync_directory) {
+  auto path = dir / "t";
+  fake_sys fake;
+  writer out(path, replace);
+  out.write(std::string_view("content"));
+  out.close();
+  ASSERT_FALSE(fake.open_flags().empty());
+  if ((fake.open_flags()[0] & O_TMPFILE) != O_TMPFILE || fake.calls(call::linkat) == 0)
+    GTEST_SKIP() << "this filesystem has no O_TMPFILE";
+  EXPECT_EQ(fake.log(),
+            (std::vector<call>{call::stat, call::open, call::pwritev, call::fsync, call::linkat,
+                               call::rename, call::close, call::open, call::fsync, call::close}));
+  EXPECT_EQ(read_all(path), "content");
+}
+
+TEST_F(atomic_replace, without_o_tmpfile_a_named_temporary_is_used_and_renamed) {
+  auto path = dir / "t";
+  write_all(path, "old");
+  fake_sys fake;
+  fake.fail(call::open, 1, EOPNOTSUPP);  // the O_TMPFILE open
+  writer out(path, replace);
+  out.write(std::string_view("new"));
+  out.flush();
+  auto names = entries(dir.path());
+  ASSERT_EQ(names.size(), 2u);
+  EXPECT_TRUE(is_temporary_of(names[0], "t")) << names[0];
+  EXPECT_TRUE(fake.open_flags()[1] & O_EXCL);
+  out.close();
+  EXPECT_EQ(fake.calls(call::linkat), 0);
+  EXPECT_EQ(fake.calls(call::rename), 1);
+  EXPECT_EQ(read_all(path), "new");
+  EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"t"});
+}
+
+TEST_F(atomic_replace, a_named_temporary_is_removed_when_the_writer_gives_up) {
+  auto path = dir / "t";
+  write_all(path, "old");
+  fake_sys fake;
+  fake.fail(call::open, 1, EOPNOTSUPP);
+  { writer(path, replace).write(std::string_view("abandoned")); }
+  EXPECT_EQ(fake.calls(call::unlink), 1);
+  EXPECT_EQ(read_all(path), "old");
+  EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"t"});
+}
+
+// Each commit step failing: close throws naming the step, the target keeps
+// its old content, no temporary remains.
+TEST_F(atomic_replace, a_failure_before_the_rename_keeps_the_old_content) {
+  struct step {
+    call which;
+    int nth;
+    const char* named;
+  };
+  for (bool unnamed : {true, false}) {
+    for (step s : {step{call::pwritev, 1, "write"}, step{call::fsync, 1, "fsync"},
+                   step{call::linkat, 1, "link"}, step{call::rename, 1, "rename"}}) {
+      if (!unnamed && s.which == call::linkat) continue;
+      SCOPED_TRACE(std::string(unnamed ? "unnamed, " : "named, ") + s.named);
+      auto path = dir / "t";
+      write_all(path, "old");
+      fake_sys fake;
+      if (!unnamed) fake.fail(call::open, 1, EOPNOTSUPP);
+      fake.fail(s.which, s.nth, EIO);
+      writer out(path, replace);
+      out.write(std::string_view("new"));
+      auto e = thrown([&] { out.close(); });
+      if (unnamed && s.which == call::linkat && fake.calls(call::linkat) == 0) continue;
+      ASSERT_TRUE(e);
+      EXPECT_EQ(e->code().value(), EIO);
+      EXPECT_NE(std::string(e->what()).find(s.named), std::string::npos) << e->what();
+      EXPECT_EQ(read_all(path), "old");
+      EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"t"});
+    }
+  }
+}
+
+TEST_F(atomic_replace, the_replaced_file_keeps_its_permission_bits) {
+  auto path = dir / "secret";
+  write_all(path, "old");
+  ASSERT_EQ(::chmod(path.c_str(), 0600), 0);
+  writer out(path, replace);
+  out.write(std::string_view("new"));
+  out.close();
+  struct stat st {};
+  ASSERT_EQ(::stat(path.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0600u);
+}
+
+TEST_F(atomic_replace, needs_a_path_not_an_open_file) {
+  auto e = thrown([&] { writer out(sluice::file::open(dir / "t"), replace); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EINVAL);
+  EXPECT_NE(std::string(e->what()).find("atomic_replace"), std::string::npos) << e->what();
+}
+
+TEST_F(atomic_replace, a_missing_directory_throws_before_any_data_is_accepted) {
+  auto e = thrown([&] { writer out(dir / "missing" / "t", replace); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), ENOENT);
+  EXPECT_NE(std::string(e->what()).find(quoted(dir / "missing" / "t")), std::string::npos)
+      << e->what();
+}
+
+TEST_F(atomic_replace, works_with_preallocation) {
+  auto path = dir / "t";
+  write_all(path, "old");
+  std::string data = pattern(300'000);
+  writer out(path, {.preallocate = 1 << 20, .atomic_replace = true});
+  out.write(data);
+  out.close();
+  EXPECT_EQ(read_all(path), data);
+  EXPECT_EQ(size_on_disk(path), data.size());
+}
+
+// --- a process killed at random moments ------------------------------------------------
+
+// Version `n` of the file: a header with its number and length, a body that
+// depends on both, and an end mark. Lengths vary so that a mix of two
+// versions could not pass for one.
+std::string version(std::uint64_t n) {
+  std::size_t length = 1 + (n * 7919) % 400'000;
+  return "version " + std::to_string(n) + " " + std::to_string(length) + "\n" + pattern(length, n) +
+         "\nend\n";
+}
+
+// Whether `content` is exactly one version.
+bool is_one_version(const std::string& content) {
+  std::uint64_t n = 0;
+  if (std::sscanf(content.c_str(), "version %lu", &n) != 1) return false;
+  return content == version(n);
+}
+
+// In the child: replaces `path` with version after version until killed,
+// through named temporaries if `named`. An error ends the child with status
+// 1, never by returning into the tests.
+[[noreturn]] void replace_forever(const std::filesystem::path& path, bool named) {
+  try {
+    std::optional<fake_sys> fake;
+    if (named) fake.emplace().refuse_o_tmpfile();
+    for (std::uint64_t n = 1;; ++n) {
+      writer out(path, replace);
+      std::string content = version(n);
+      for (std::size_t at = 0; at < content.size(); at += 4096)
+        out.write(std::string_view(content).substr(at, 4096));
+      out.close();
+    }
+  } catch (...) {
+    ::_exit(1);
+  }
+}
+
+class atomic_replace_killed : public dir_test, public testing::WithParamInterface<bool> {};
+
+TEST_P(atomic_replace_killed, at_any_moment_leaves_one_complete_version) {
+  bool named = GetParam();
+  auto path = dir / "t";
+  write_all(path, version(0));
+  std::mt19937_64 random(std::random_device{}());
+  constexpr int rounds = 60;
+  int leftovers = 0;
+  std::set<std::string> seen;
+  for (int round = 0; round < rounds; ++round) {
+    pid_t child = ::fork();
+    ASSERT_NE(child, -1);
+    if (child == 0) replace_forever(path, named);
+    std::this_thread::sleep_for(std::chrono::microseconds(random() % 20'000));
+    ::kill(child, SIGKILL);
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    ASSERT_TRUE(WIFSIGNALED(status)) << "the child stopped by itself";
+    std::string content = read_all(path);
+    ASSERT_TRUE(is_one_version(content)) << "round " << round;
+    seen.insert(content.substr(0, content.find('\n')));
+    for (const auto& name : entries(dir.path())) {
+      if (name == "t") continue;
+      ASSERT_TRUE(is_temporary_of(name, "t")) << "unrecognisable leftover " << name;
+      std::filesystem::remove(dir / name);
+      ++leftovers;
+    }
+  }
+  std::printf(
+      "[          ] %d kills, %zu versions seen, %d leftover temporaries, all named "
+      ".t.sluice-tmp-*\n",
+      rounds, seen.size(), leftovers);
+}
+
+INSTANTIATE_TEST_SUITE_P(temporary, atomic_replace_killed, testing::Values(false, true),
+                         [](const auto& info) { return info.param ? "named" : "unnamed"; });
+
+}  // namespace
