@@ -194,6 +194,25 @@ void file::sync_all() {
   if (detail::sys().fsync(fd_) != 0) poison(errno, "fsync");
 }
 
+void file::start_writeback(std::uint64_t offset, std::uint64_t length) {
+  check_usable("sync_file_range");
+  if (detail::sys().sync_file_range(fd_, static_cast<off_t>(offset), static_cast<off_t>(length),
+                                    SYNC_FILE_RANGE_WRITE) != 0)
+    detail::throw_error(errno, "sync_file_range", path_, offset);
+}
+
+void file::drop_cached(std::uint64_t offset, std::uint64_t length) {
+  check_usable("sync_file_range");
+  constexpr unsigned wait_for_all =
+      SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER;
+  if (detail::sys().sync_file_range(fd_, static_cast<off_t>(offset), static_cast<off_t>(length),
+                                    wait_for_all) != 0)
+    poison(errno, "sync_file_range");
+  if (detail::sys().fadvise(fd_, static_cast<off_t>(offset), static_cast<off_t>(length),
+                            POSIX_FADV_DONTNEED) != 0)
+    detail::throw_error(errno, "posix_fadvise", path_, offset);
+}
+
 int file::release() noexcept { return std::exchange(fd_, -1); }
 
 void file::close() {

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <cstdio>
 
 namespace sluice::detail {
@@ -16,6 +17,14 @@ namespace {
 
 int real_open(const char* path, int flags, mode_t mode) { return ::open(path, flags, mode); }
 int real_fiemap(int fd, struct fiemap* map) { return ::ioctl(fd, FS_IOC_FIEMAP, map); }
+
+// posix_fadvise returns its error instead of setting errno.
+int real_fadvise(int fd, off_t offset, off_t length, int advice) {
+  int error = ::posix_fadvise(fd, offset, length, advice);
+  if (error == 0) return 0;
+  errno = error;
+  return -1;
+}
 
 constexpr sys_table real_table{
     .open = real_open,
@@ -32,6 +41,8 @@ constexpr sys_table real_table{
     .rename = ::rename,
     .unlink = ::unlink,
     .stat = ::stat,
+    .sync_file_range = ::sync_file_range,
+    .fadvise = real_fadvise,
 };
 
 std::atomic<const sys_table*> current{&real_table};

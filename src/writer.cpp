@@ -70,6 +70,8 @@ void writer::start(const writer_options& options) {
   begin_ = pos_ = storage_.get();
   end_ = begin_ + capacity_;
   durability_ = options.durability;
+  caching_ = options.caching;
+  cached_from_ = target_.position();
   if (options.preallocate == 0) return;
   try {
     target_.preallocate(target_.position(), options.preallocate, preallocate_mode::keep_size);
@@ -90,6 +92,8 @@ writer::writer(writer&& other) noexcept
       durability_(std::exchange(other.durability_, durability::none)),
       preallocated_(std::exchange(other.preallocated_, false)),
       sync_directory_(std::exchange(other.sync_directory_, false)),
+      caching_(std::exchange(other.caching_, caching::normal)),
+      cached_from_(std::exchange(other.cached_from_, 0)),
       replacing_(std::exchange(other.replacing_, false)),
       temporary_name_(std::move(other.temporary_name_)) {}
 
@@ -106,6 +110,8 @@ writer& writer::operator=(writer&& other) noexcept {
     durability_ = std::exchange(other.durability_, durability::none);
     preallocated_ = std::exchange(other.preallocated_, false);
     sync_directory_ = std::exchange(other.sync_directory_, false);
+    caching_ = std::exchange(other.caching_, caching::normal);
+    cached_from_ = std::exchange(other.cached_from_, 0);
     replacing_ = std::exchange(other.replacing_, false);
     temporary_name_ = std::move(other.temporary_name_);
   }
@@ -188,6 +194,7 @@ void writer::write_buffer_and(const char* data, std::size_t size) {
   std::size_t held = buffered();
   if (held + size == 0) return;
   std::span<const std::byte> pieces[2] = {bytes_of(begin_, held), bytes_of(data, size)};
+  std::uint64_t start = target_.position();
   try {
     target_.write_gather({pieces, size ? 2u : 1u});
     pos_ = begin_;
@@ -202,6 +209,23 @@ void writer::write_buffer_and(const char* data, std::size_t size) {
     throw;
   }
   if (durability_ == durability::write_through) sync_data_or_fail();
+  if (caching_ == caching::no_cache) limit_cache(start, held + size);
+}
+
+// no_cache, after [start, start + length) was written: its writeback starts;
+// once two windows are cached, the older one is waited for and dropped.
+void writer::limit_cache(std::uint64_t start, std::uint64_t length) {
+  try {
+    target_.start_writeback(start, length);
+    std::uint64_t end = start + length;
+    if (end - cached_from_ < 2 * writer_options::cache_window) return;
+    std::uint64_t keep_from = end - writer_options::cache_window;
+    target_.drop_cached(cached_from_, keep_from - cached_from_);
+    cached_from_ = keep_from;
+  } catch (...) {
+    fail(std::current_exception());
+    throw;
+  }
 }
 
 // 32 bytes hold the longest shortest-round-trip form ("-2.2250738585072014e-308").
@@ -232,6 +256,7 @@ void writer::sync_data_or_fail() {
 // or put the replacement in place (which syncs all).
 void writer::finish_file() {
   if (preallocated_) target_.resize(target_.size());
+  if (caching_ == caching::no_cache) target_.drop_cached(cached_from_, 0);  // 0: to the end
   if (replacing_) return detail::install(target_, temporary_name_);
   if (durability_ == durability::data_on_close) target_.sync_data();
   if (durability_ == durability::all_on_close) target_.sync_all();

@@ -56,6 +56,8 @@ fake_sys::fake_sys()
           .rename = rename_entry,
           .unlink = unlink_entry,
           .stat = stat_entry,
+          .sync_file_range = sync_file_range_entry,
+          .fadvise = fadvise_entry,
       } {
   if (active_) throw std::logic_error("fake_sys: one at a time");
   active_ = this;
@@ -168,8 +170,7 @@ int fake_sys::fiemap_entry(int fd, struct fiemap* map) {
   return real().fiemap(fd, map);
 }
 
-int fake_sys::linkat_entry(int from_dir, const char* from, int to_dir, const char* to,
-                           int flags) {
+int fake_sys::linkat_entry(int from_dir, const char* from, int to_dir, const char* to, int flags) {
   if (auto planned = active_->next(call::linkat)) return failed(planned->error);
   return real().linkat(from_dir, from, to_dir, to, flags);
 }
@@ -177,6 +178,16 @@ int fake_sys::linkat_entry(int from_dir, const char* from, int to_dir, const cha
 int fake_sys::rename_entry(const char* from, const char* to) {
   if (auto planned = active_->next(call::rename)) return failed(planned->error);
   return real().rename(from, to);
+}
+
+int fake_sys::sync_file_range_entry(int fd, off_t offset, off_t length, unsigned flags) {
+  if (auto planned = active_->next(call::sync_file_range)) return failed(planned->error);
+  return real().sync_file_range(fd, offset, length, flags);
+}
+
+int fake_sys::fadvise_entry(int fd, off_t offset, off_t length, int advice) {
+  if (auto planned = active_->next(call::fadvise)) return failed(planned->error);
+  return real().fadvise(fd, offset, length, advice);
 }
 
 int fake_sys::stat_entry(const char* path, struct stat* out) {

@@ -47,9 +47,11 @@ enum class call {
   linkat,
   rename,
   unlink,
-  stat
+  stat,
+  sync_file_range,
+  fadvise
 };
-inline constexpr std::size_t call_kinds = 14;
+inline constexpr std::size_t call_kinds = 16;
 
 // One pwritev that reached the fake.
 struct pwritev_record {
@@ -125,6 +127,8 @@ class fake_sys {
   static int rename_entry(const char* from, const char* to);
   static int unlink_entry(const char* path);
   static int stat_entry(const char* path, struct stat* out);
+  static int sync_file_range_entry(int fd, off_t offset, off_t length, unsigned flags);
+  static int fadvise_entry(int fd, off_t offset, off_t length, int advice);
 
   sluice::detail::sys_table table_;
   std::array<int, call_kinds> calls_{};

@@ -110,6 +110,17 @@ class file {
   void sync_data();  // fdatasync: the data and the size are durable
   void sync_all();   // fsync: also every other piece of metadata
 
+  // Starts writing [offset, offset + length) back to the disk and returns
+  // without waiting (sync_file_range). Makes nothing durable: no metadata, no
+  // device cache flush.
+  void start_writeback(std::uint64_t offset, std::uint64_t length);
+  // Waits until [offset, offset + length) is written back, then drops it from
+  // the page cache (sync_file_range, then posix_fadvise DONTNEED); length 0
+  // means to the end of the file. Costs the
+  // wait for the disk. A writeback error (EIO, ENOSPC) poisons the file like
+  // a failed sync: the kernel reports it once, so a later sync could not.
+  void drop_cached(std::uint64_t offset, std::uint64_t length);
+
   bool is_open() const noexcept { return fd_ >= 0; }
   int native_handle() const noexcept { return fd_; }
   const std::string& path() const noexcept { return path_; }

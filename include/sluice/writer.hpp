@@ -58,6 +58,18 @@ enum class durability {
   write_through,
 };
 
+// What the writer does with the page cache.
+enum class caching {
+  // The kernel keeps what was written cached, as for any write.
+  normal,
+  // Writing a file larger than memory does not flood the page cache: each
+  // write's writeback starts at once (sync_file_range), and what lies more
+  // than cache_window bytes behind the end is waited for and dropped
+  // (POSIX_FADV_DONTNEED); close() drops the rest. At most about twice the
+  // window stays cached. Not a durability mode: nothing is fsynced.
+  no_cache,
+};
+
 struct writer_options {
   // Bytes buffered before a write to the OS. 0 means default_buffer_size;
   // any other size from 1 byte up is honoured.
@@ -77,6 +89,9 @@ struct writer_options {
   // throws it, and no retry is offered.
   sluice::durability durability = sluice::durability::none;
 
+  // Default caching::normal.
+  sluice::caching caching = sluice::caching::normal;
+
   // The path always holds either its complete old content (or nothing, if it
   // did not exist) or the complete new one, whatever happens, power loss
   // included. Writing goes to a temporary file in the same directory (an
@@ -94,6 +109,9 @@ struct writer_options {
   // fastest or within noise of it on every scenario; 32 KiB lost 40% on text,
   // 1 MiB a third on small pieces.
   static constexpr std::size_t default_buffer_size = 256 * 1024;
+
+  // caching::no_cache keeps between one and two windows of the file cached.
+  static constexpr std::uint64_t cache_window = 16 * 1024 * 1024;
 };
 
 namespace detail {
@@ -201,6 +219,7 @@ class writer {
   std::exception_ptr close_file(bool then_sync_directory) noexcept;
   void release_reservation() noexcept;
   void sync_data_or_fail();
+  void limit_cache(std::uint64_t start, std::uint64_t length);
   void put_slow(char c);
   void write_slow(const char* data, std::size_t size);
   void make_room(std::size_t n);
@@ -221,8 +240,10 @@ class writer {
   sluice::durability durability_ = sluice::durability::none;
   bool preallocated_ = false;
   bool sync_directory_ = false;  // all_on_close, and this writer created the file
-  bool replacing_ = false;       // atomic_replace: target_ is a temporary
-  std::string temporary_name_;   // that temporary's path, while it has one
+  sluice::caching caching_ = sluice::caching::normal;
+  std::uint64_t cached_from_ = 0;  // no_cache: where the part that may be cached begins
+  bool replacing_ = false;         // atomic_replace: target_ is a temporary
+  std::string temporary_name_;     // that temporary's path, while it has one
 };
 
 }  // namespace sluice

@@ -32,6 +32,8 @@ struct sys_table {
   int (*rename)(const char* from, const char* to);
   int (*unlink)(const char* path);
   int (*stat)(const char* path, struct stat* out);
+  int (*sync_file_range)(int fd, off_t offset, off_t length, unsigned flags);
+  int (*fadvise)(int fd, off_t offset, off_t length, int advice);  // posix_fadvise, errno style
 };
 
 // The table of the real system calls.
