@@ -22,6 +22,7 @@ enum class role {
 // Where one run writes, and whether its figure includes the final fdatasync.
 struct target {
   const char* path;
+  const char* companion;  // a second file, for methods that write two
   bool sync;
   std::size_t buffer_size;  // sluice writers' buffer; 0: sluice's default
 };
@@ -33,6 +34,9 @@ struct method {
   std::string name;
   role kind;
   std::function<void(const target&)> run;
+  // Optional: after each good run, untimed, what the report shows of the
+  // files in its "after close" column (extents, cached MiB).
+  std::function<std::string(const target&)> observe = {};
 };
 
 // The name the report shows: the limit is marked "[limit]".
@@ -50,9 +54,10 @@ method bind_method(std::string name, role kind, Run run, Data data) {
 struct bench_case {
   std::string scenario;  // the scenario's name, e.g. "gather"
   std::string title;     // e.g. "gather: 64 MiB as 64 x 16384 pieces of 64 B"
-  std::uint64_t bytes;   // what every method writes
+  std::uint64_t bytes;   // what every method writes to target.path
   std::vector<method> methods;
   std::vector<std::string> skipped;  // methods not built in, with the reason
+  std::uint64_t written = 0;  // all a run writes, if more than bytes (a companion too); 0: bytes
 };
 
 }  // namespace sluice::bench

@@ -3,7 +3,8 @@
 //    "settings": {"repeat", "sync_included", "sluice_buffer_size", "warmup"},
 //    "scenarios": [names], "cases": [{"scenario", "title", "bytes",
 //      "methods": [{"name", "role", "runs_s", "median_s", "median_mb_per_s",
-//                   "vs_best_peer", "vs_limit", "error"}], "skipped": [...]}]}
+//                   "vs_best_peer", "vs_limit", "after_close", "error"}],
+//      "skipped": [...]}]}
 // A figure that does not exist (failed method, no limit) is null.
 #include <nlohmann/json.hpp>
 
@@ -36,6 +37,7 @@ json method_json(const row& r) {
           {"median_mb_per_s", value_or_null(r.mb_per_s)},
           {"vs_best_peer", value_or_null(r.vs_best_peer)},
           {"vs_limit", value_or_null(r.vs_limit)},
+          {"after_close", r.result->observed.empty() ? json(nullptr) : json(r.result->observed)},
           {"error", r.result->error.empty() ? json(nullptr) : json(r.result->error)}};
 }
 
@@ -67,18 +69,17 @@ void write_json(std::ostream& out, const run_description& run,
       scenarios.push_back(summary.bench->scenario);
     all_cases.push_back(case_json(summary));
   }
-  json report = {
-      {"tool", "sluice-bench"},
-      {"mb", static_cast<long>(mb)},
-      {"dir", run.dir},
-      {"machine", machine_json(run.machine)},
-      {"settings",
-       {{"repeat", run.settings.repeat},
-        {"sync_included", run.settings.sync},
-        {"sluice_buffer_size", sluice_buffer_size(run.settings)},
-        {"warmup", false}}},
-      {"scenarios", std::move(scenarios)},
-      {"cases", std::move(all_cases)}};
+  json report = {{"tool", "sluice-bench"},
+                 {"mb", static_cast<long>(mb)},
+                 {"dir", run.dir},
+                 {"machine", machine_json(run.machine)},
+                 {"settings",
+                  {{"repeat", run.settings.repeat},
+                   {"sync_included", run.settings.sync},
+                   {"sluice_buffer_size", sluice_buffer_size(run.settings)},
+                   {"warmup", false}}},
+                 {"scenarios", std::move(scenarios)},
+                 {"cases", std::move(all_cases)}};
   out << report.dump(2) << '\n';
 }
 

@@ -2,14 +2,14 @@
 // (every method once, then every method again...) so that drift on a noisy
 // machine hits all methods alike. Each run writes a fresh file, is timed
 // from open to close (fdatasync included when asked), and its output is
-// checked before the figure counts. A method that fails or writes wrong
+// checked before the figure counts; then, untimed, the filesystem is synced
+// so that the next run starts with nothing left to write back. A method that fails or writes wrong
 // bytes is run no more and posts no figure.
 #pragma once
 
+#include <sluice/writer.hpp>
 #include <string>
 #include <vector>
-
-#include <sluice/writer.hpp>
 
 #include "bench_case.hpp"
 #include "progress.hpp"
@@ -18,14 +18,15 @@
 namespace sluice::bench {
 
 struct run_settings {
-  int repeat;  // runs per method
-  bool sync;   // figures include the final fdatasync
+  int repeat;               // runs per method
+  bool sync;                // figures include the final fdatasync
   std::size_t buffer_size;  // sluice writers' buffer; 0: sluice's default
 };
 
 struct method_result {
   std::vector<double> seconds;  // one per good run
   std::string error;            // why the method failed, empty if it did not
+  std::string observed;         // method::observe after the last good run
 };
 
 struct case_result {

@@ -9,13 +9,16 @@ namespace {
 
 constexpr std::uint64_t mib = 1024 * 1024;
 
-constexpr std::array<scenario, 4> all = {{
+constexpr std::array<scenario, 5> all = {{
     {"bytes", "one byte per call: stdio, iostreams, {fmt}, a hand buffer, sluice put", 32 * mib,
      make_bytes},
     {"text", "\"All work and no play...\" lines of a few pieces each", 64 * mib, make_text},
     {"gather", "many small pieces: write(2) each, writev, sluice writer and write_gather", 32 * mib,
      make_gather},
-    {"large", "1 MiB pieces: write(2) and sluice writer", 512 * mib, make_large},
+    {"large", "1 MiB pieces: write(2), sluice writer, and what each leaves cached", 512 * mib,
+     make_large},
+    {"fragment", "two files in turns: extents with and without preallocate", 64 * mib,
+     make_fragment},
 }};
 
 }  // namespace

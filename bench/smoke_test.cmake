@@ -2,10 +2,11 @@
 #   cmake -DBENCH=<sluice-bench> -DJSON=<report.json> -P smoke_test.cmake
 # Runs every scenario at 1 MiB once and checks the JSON report: each
 # scenario has a case, and every method of every case posted a positive
-# median (a failed method has a null one). Needs no interpreter but CMake.
+# median (a failed method has a null one), and the methods of large and
+# fragment an "after close" observation. Needs no interpreter but CMake.
 cmake_minimum_required(VERSION 3.19)  # string(JSON)
 
-set(scenarios bytes text gather large)
+set(scenarios bytes text gather large fragment)
 file(REMOVE ${JSON})
 execute_process(
   COMMAND ${BENCH} --size 1M --repeat 1 --json ${JSON}
@@ -32,6 +33,11 @@ foreach(c RANGE ${last_case})
     if(NOT median GREATER 0)
       string(JSON error GET "${report}" cases ${c} methods ${m} error)
       message(FATAL_ERROR "${scenario}: '${name}' posted no figure (${median}): ${error}")
+    endif()
+    # large and fragment say what each run left behind: cached MiB, extents.
+    string(JSON after TYPE "${report}" cases ${c} methods ${m} after_close)
+    if(scenario MATCHES "^(large|fragment)$" AND NOT after STREQUAL "STRING")
+      message(FATAL_ERROR "${scenario}: '${name}' has no 'after close' observation")
     endif()
   endforeach()
 endforeach()

@@ -12,7 +12,8 @@ row figures_of(const bench_case& bench, std::size_t i, const method_result& resu
   row r{&bench.methods[i], &result, {}, {}, {}, {}};
   if (!result.error.empty() || result.seconds.empty()) return r;
   r.median_seconds = median(result.seconds);
-  r.mb_per_s = static_cast<double>(bench.bytes) / *r.median_seconds / mb;
+  std::uint64_t moved = bench.written ? bench.written : bench.bytes;
+  r.mb_per_s = static_cast<double>(moved) / *r.median_seconds / mb;
   return r;
 }
 

@@ -43,10 +43,17 @@ void print_row(std::ostream& out, const row& r, int name_width) {
                   r.result->error.c_str());
   } else {
     auto [vs_peer, vs_limit] = ratio_cells(r);
-    std::snprintf(line, sizeof line, "  %-*s %9.1f %14s %9s\n", name_width, name.c_str(),
-                  *r.mb_per_s, vs_peer.c_str(), vs_limit.c_str());
+    std::snprintf(line, sizeof line, "  %-*s %9.1f %14s %9s  %s", name_width, name.c_str(),
+                  *r.mb_per_s, vs_peer.c_str(), vs_limit.c_str(), r.result->observed.c_str());
   }
-  out << line;
+  std::string text = line;
+  text.erase(text.find_last_not_of(' ') + 1);
+  out << text << '\n';
+}
+
+bool observes(const bench_case& bench) {
+  return std::any_of(bench.methods.begin(), bench.methods.end(),
+                     [](const method& m) { return static_cast<bool>(m.observe); });
 }
 
 }  // namespace
@@ -54,8 +61,9 @@ void print_row(std::ostream& out, const row& r, int name_width) {
 void print_header(std::ostream& out, const run_description& run) {
   const machine_info& m = run.machine;
   out << "sluice-bench  dir=" << run.dir << " (" << m.filesystem
-      << ")  repeat=" << run.settings.repeat << "  sluice buffer="
-      << format_size(sluice_buffer_size(run.settings)) << "  " << sync_phrase(run.settings) << "\n"
+      << ")  repeat=" << run.settings.repeat
+      << "  sluice buffer=" << format_size(sluice_buffer_size(run.settings)) << "  "
+      << sync_phrase(run.settings) << "\n"
       << m.cpu << ", " << m.cores << " cores, " << m.kernel << ", " << m.date
       << "; MB/s = 10^6 bytes per second\n";
 }
@@ -64,8 +72,9 @@ void print_table(std::ostream& out, const case_summary& summary) {
   std::size_t width = std::string_view("method").size();
   for (const method& m : summary.bench->methods) width = std::max(width, display_name(m).size());
   char heading[256];
-  std::snprintf(heading, sizeof heading, "  %-*s %9s %14s %9s\n", static_cast<int>(width), "method",
-                "MB/s", "vs best peer", "vs limit");
+  std::snprintf(heading, sizeof heading, "  %-*s %9s %14s %9s%s\n", static_cast<int>(width),
+                "method", "MB/s", "vs best peer", "vs limit",
+                observes(*summary.bench) ? "  after close" : "");
   out << '\n' << summary.bench->title << '\n' << heading;
   for (const row& r : summary.rows) print_row(out, r, static_cast<int>(width));
   for (const std::string& note : summary.bench->skipped) out << "  " << note << '\n';
@@ -76,7 +85,8 @@ void print_footer(std::ostream& out, const run_description& run) {
       << " runs; the methods of a table take turns, one run each per\n"
          "round, with no untimed warm-up run. A run opens a fresh file, writes it, "
       << (run.settings.sync ? "fdatasyncs it\nand closes it, all timed" : "closes it,\nall timed")
-      << "; its bytes are then checked against those the table's first method wrote.\n"
+      << "; its bytes are then checked against those the table's first method wrote,\n"
+         "and the filesystem synced (untimed) so the next run has nothing left to write back.\n"
          "vs best peer: speed over that of the fastest non-sluice method of the table.\n"
          "vs limit: speed over that of the raw system call method marked [limit].\n";
 }

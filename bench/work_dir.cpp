@@ -1,5 +1,6 @@
 #include "work_dir.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <array>
@@ -18,6 +19,7 @@ namespace {
 struct removal_list {
   char dir[PATH_MAX];
   char output[PATH_MAX];
+  char companion[PATH_MAX];
   char reference[PATH_MAX];
 };
 removal_list removal;
@@ -27,6 +29,7 @@ std::array<struct sigaction, cleanup_signals.size()> previous_actions;
 
 void remove_all() noexcept {
   ::unlink(removal.output);
+  ::unlink(removal.companion);
   ::unlink(removal.reference);
   ::rmdir(removal.dir);
 }
@@ -68,12 +71,14 @@ work_dir::work_dir(const std::filesystem::path& parent) {
   path_ = name;
   copy_path(removal.dir, path_);
   copy_path(removal.output, path_ + "/output");
+  copy_path(removal.companion, path_ + "/companion");
   copy_path(removal.reference, path_ + "/reference");
   install_handlers();
 }
 
 work_dir::~work_dir() {
   ::unlink(removal.output);
+  ::unlink(removal.companion);
   ::unlink(removal.reference);
   if (::rmdir(removal.dir) != 0)
     std::fprintf(stderr, "sluice-bench: could not remove '%s': %s\n", removal.dir,
@@ -82,8 +87,19 @@ work_dir::~work_dir() {
 }
 
 const char* work_dir::output() const noexcept { return removal.output; }
+const char* work_dir::companion() const noexcept { return removal.companion; }
 const char* work_dir::reference() const noexcept { return removal.reference; }
-void work_dir::remove_output() const noexcept { ::unlink(removal.output); }
+void work_dir::remove_output() const noexcept {
+  ::unlink(removal.output);
+  ::unlink(removal.companion);
+}
+
+void work_dir::settle() const noexcept {
+  int fd = ::open(path_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;
+  ::syncfs(fd);
+  ::close(fd);
+}
 
 std::filesystem::path default_parent() {
   const char* tmpdir = std::getenv("TMPDIR");

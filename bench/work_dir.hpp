@@ -1,7 +1,8 @@
 // sluice-bench: the fresh directory the runs write in, and its removal.
 //
-// The bench creates two files there and no others: the output of the
-// current run and the reference output of the current case. The directory
+// The bench creates three files there and no others: the output of the
+// current run, its companion (a second file some runs write beside it) and
+// the reference output of the current case. The directory
 // goes away when the work_dir is destroyed (normal exit or an error), and
 // also on SIGINT, SIGTERM, SIGHUP and SIGPIPE (stdout piped to a program
 // that quit): the handler unlinks the two files, removes the directory and
@@ -20,12 +21,16 @@ class work_dir {
   explicit work_dir(const std::filesystem::path& parent);
   work_dir(const work_dir&) = delete;
   work_dir& operator=(const work_dir&) = delete;
-  ~work_dir();  // removes both files and the directory, restores the signal handlers
+  ~work_dir();  // removes the files and the directory, restores the signal handlers
 
   const std::string& path() const noexcept { return path_; }
   const char* output() const noexcept;     // where every run writes
+  const char* companion() const noexcept;  // a second file a run may write
   const char* reference() const noexcept;  // the first good output of the current case
-  void remove_output() const noexcept;     // unlinks output(), if present
+  void remove_output() const noexcept;     // unlinks output() and companion(), if present
+  // Writes back what the last run left dirty on this filesystem (syncfs), so
+  // that no run pays for the writeback, or the freed blocks, of the one before.
+  void settle() const noexcept;
 
  private:
   std::string path_;
