@@ -1,8 +1,7 @@
 // Writes the first million squares, one per line, to the file named on the
 // command line (default numbers.txt), and reports any error.
-#include <sluice/sluice.hpp>
-
 #include <cstdio>
+#include <sluice/sluice.hpp>
 #include <system_error>
 
 int main(int argc, char** argv) {

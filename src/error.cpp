@@ -59,8 +59,7 @@ void throw_error(int errno_value, std::string_view operation, std::string_view p
 
 void throw_error(int errno_value, std::string_view operation, std::string_view path,
                  std::uint64_t offset) {
-  throw std::system_error(errno_value, std::generic_category(),
-                          describe(operation, path, offset));
+  throw std::system_error(errno_value, std::generic_category(), describe(operation, path, offset));
 }
 
 }  // namespace detail

@@ -1,9 +1,8 @@
 // The consumer projects' program: writes a few lines with sluice::writer to
 // argv[1], reads them back and exits non-zero if they differ.
-#include <sluice/sluice.hpp>
-
 #include <fstream>
 #include <iterator>
+#include <sluice/sluice.hpp>
 #include <string>
 
 int main(int argc, char** argv) {
