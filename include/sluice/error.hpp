@@ -35,8 +35,8 @@ class write_error : public std::system_error {
 };
 
 // Called by destructors with the error and a one-line message such as
-//   sluice: close 'out.bin' in its destructor, 4096 bytes lost: write at offset 8192: No space left
-//   on device sluice: close 'out.bin' in its destructor: Input/output error
+//   sluice: close 'a' in its destructor, 40 bytes lost: write at offset 80: Input/output error
+//   sluice: close 'a' in its destructor: Input/output error
 // (the second from a close(2) that failed: the OS may have dropped bytes it
 // had accepted). It must not throw.
 using error_handler = void (*)(const std::error_code& code, std::string_view message) noexcept;
