@@ -2,7 +2,8 @@
 // is the kernel's copy into the page cache (and the disk, with --sync), and
 // a writer can only lose speed by copying through its buffer. The "after
 // close" column shows how much of the file each way leaves in the page
-// cache: caching::no_cache waits for the disk to keep that small.
+// cache: caching::no_cache waits for the disk to keep that small, and
+// caching::direct does not pass through it at all.
 #include <algorithm>
 #include <cstddef>
 #include <memory>
@@ -67,6 +68,9 @@ std::vector<bench_case> make_large(std::uint64_t size) {
   c.methods.push_back(observed(bind_method(
       "sluice writer, no_cache", role::sluice,
       [](const target& t, const content& f) { run_sluice_write(t, f, caching::no_cache); }, file)));
+  c.methods.push_back(observed(bind_method(
+      "sluice writer, direct", role::sluice,
+      [](const target& t, const content& f) { run_sluice_write(t, f, caching::direct); }, file)));
   return {std::move(c)};
 }
 

@@ -15,8 +15,9 @@ constexpr std::array<scenario, 5> all = {{
     {"text", "\"All work and no play...\" lines of a few pieces each", 64 * mib, make_text},
     {"gather", "many small pieces: write(2) each, writev, sluice writer and write_gather", 32 * mib,
      make_gather},
-    {"large", "1 MiB pieces: write(2), sluice writer, and what each leaves cached", 512 * mib,
-     make_large},
+    {"large",
+     "1 MiB pieces: write(2), sluice writer (normal, no_cache, direct), what each leaves cached",
+     512 * mib, make_large},
     {"fragment", "two files in turns: extents with and without preallocate", 64 * mib,
      make_fragment},
 }};

@@ -5,6 +5,7 @@
 #include <linux/fiemap.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <string>
 #include <utility>
@@ -50,8 +51,9 @@ iovec to_iovec(std::span<const std::byte> bytes) {
 
 file file::open(const std::filesystem::path& path, open_options options) {
   int fd = detail::restart_interrupted([&] {
-    return detail::sys().open(path.c_str(), open_flags(options.mode) | O_CLOEXEC,
-                              options.permissions);
+    return detail::sys().open(
+        path.c_str(), open_flags(options.mode) | O_CLOEXEC | (options.direct ? O_DIRECT : 0),
+        options.permissions);
   });
   if (fd < 0) detail::throw_error(errno, "open", path.native());
   file opened(fd, path.native());
@@ -192,6 +194,22 @@ void file::sync_data() {
 void file::sync_all() {
   check_usable("fsync");
   if (detail::sys().fsync(fd_) != 0) poison(errno, "fsync");
+}
+
+std::size_t file::direct_io_alignment() {
+  check_usable("statx");
+  struct statx sx {};
+  if (detail::sys().statx(fd_, "", AT_EMPTY_PATH, STATX_DIOALIGN, &sx) == 0 &&
+      (sx.stx_mask & STATX_DIOALIGN)) {
+    if (sx.stx_dio_offset_align == 0)
+      throw std::system_error(
+          EINVAL, std::generic_category(),
+          detail::describe("statx", path_) + ": the filesystem cannot do direct I/O on this file");
+    return std::max(sx.stx_dio_mem_align, sx.stx_dio_offset_align);
+  }
+  struct stat st {};
+  if (detail::sys().fstat(fd_, &st) != 0) detail::throw_error(errno, "stat", path_);
+  return static_cast<std::size_t>(st.st_blksize);
 }
 
 void file::start_writeback(std::uint64_t offset, std::uint64_t length) {

@@ -58,17 +58,17 @@ std::string temporary_prefix(const std::filesystem::path& target) {
   return "." + target.filename().native() + ".sluice-tmp-";
 }
 
-temporary open_temporary(const std::filesystem::path& target) {
+temporary open_temporary(const std::filesystem::path& target, bool direct) {
   mode_t permissions = permissions_for(target);
+  int flags = O_RDWR | O_CLOEXEC | (direct ? O_DIRECT : 0);
   std::string directory = directory_of(target).native();
   int fd = restart_interrupted(
-      [&] { return sys().open(directory.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, permissions); });
+      [&] { return sys().open(directory.c_str(), O_TMPFILE | flags, permissions); });
   if (fd >= 0) return {file(fd, target.native()), {}};
   if (!unnamed_temporaries_unsupported(errno)) throw_error(errno, "open", target.native());
   std::string name = with_fresh_name(target, "open", [&](const std::string& candidate) {
-    fd = restart_interrupted([&] {
-      return sys().open(candidate.c_str(), O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, permissions);
-    });
+    fd = restart_interrupted(
+        [&] { return sys().open(candidate.c_str(), O_CREAT | O_EXCL | flags, permissions); });
     return fd < 0 ? -1 : 0;
   });
   return {file(fd, target.native()), std::move(name)};

@@ -21,8 +21,9 @@ struct temporary {
 // Opens a temporary beside `target`: an unnamed O_TMPFILE where the
 // filesystem supports it, else `.<target's name>.sluice-tmp-<8 hex digits>`
 // created exclusively. It gets the permission bits of the file it will
-// replace (or 0666), minus the umask. Throws like file::open, naming target.
-temporary open_temporary(const std::filesystem::path& target);
+// replace (or 0666), minus the umask; `direct` adds O_DIRECT. Throws like
+// file::open, naming target.
+temporary open_temporary(const std::filesystem::path& target, bool direct);
 
 // Makes the temporary's content the target's: fsync, a name (linkat) if it
 // has none, rename over the target, close, fsync of the directory. Each step

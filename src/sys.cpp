@@ -43,6 +43,7 @@ constexpr sys_table real_table{
     .stat = ::stat,
     .sync_file_range = ::sync_file_range,
     .fadvise = real_fadvise,
+    .statx = ::statx,
 };
 
 std::atomic<const sys_table*> current{&real_table};

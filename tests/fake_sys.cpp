@@ -58,6 +58,7 @@ fake_sys::fake_sys()
           .stat = stat_entry,
           .sync_file_range = sync_file_range_entry,
           .fadvise = fadvise_entry,
+          .statx = statx_entry,
       } {
   if (active_) throw std::logic_error("fake_sys: one at a time");
   active_ = this;
@@ -188,6 +189,11 @@ int fake_sys::sync_file_range_entry(int fd, off_t offset, off_t length, unsigned
 int fake_sys::fadvise_entry(int fd, off_t offset, off_t length, int advice) {
   if (auto planned = active_->next(call::fadvise)) return failed(planned->error);
   return real().fadvise(fd, offset, length, advice);
+}
+
+int fake_sys::statx_entry(int dir, const char* path, int flags, unsigned mask, struct statx* out) {
+  if (auto planned = active_->next(call::statx)) return failed(planned->error);
+  return real().statx(dir, path, flags, mask, out);
 }
 
 int fake_sys::stat_entry(const char* path, struct stat* out) {

@@ -49,9 +49,10 @@ enum class call {
   unlink,
   stat,
   sync_file_range,
-  fadvise
+  fadvise,
+  statx
 };
-inline constexpr std::size_t call_kinds = 16;
+inline constexpr std::size_t call_kinds = 17;
 
 // One pwritev that reached the fake.
 struct pwritev_record {
@@ -129,6 +130,7 @@ class fake_sys {
   static int stat_entry(const char* path, struct stat* out);
   static int sync_file_range_entry(int fd, off_t offset, off_t length, unsigned flags);
   static int fadvise_entry(int fd, off_t offset, off_t length, int advice);
+  static int statx_entry(int dir, const char* path, int flags, unsigned mask, struct statx* out);
 
   sluice::detail::sys_table table_;
   std::array<int, call_kinds> calls_{};

@@ -52,6 +52,10 @@ struct open_options {
   open_mode mode = open_mode::truncate;
   // Permission bits of a file this call creates, before the umask.
   mode_t permissions = 0666;
+  // O_DIRECT: transfers bypass the page cache and must then be aligned to
+  // direct_io_alignment() in memory, offset and length, or fail with EINVAL.
+  // A filesystem that refuses O_DIRECT fails the open with EINVAL.
+  bool direct = false;
 };
 
 class file {
@@ -85,6 +89,16 @@ class file {
   // Reads into `bytes` from `offset`. Returns the count read: all of `bytes`
   // unless the file ends first.
   std::size_t read_at(std::span<std::byte> bytes, std::uint64_t offset);
+
+  // The alignment O_DIRECT transfers on this file need, in bytes, for
+  // memory, offsets and lengths alike: statx's STATX_DIOALIGN where the
+  // kernel reports it, else the filesystem's block size (st_blksize), which
+  // every device's logical block size divides. Throws EINVAL if the
+  // filesystem reports that it cannot do direct I/O on this file.
+  std::size_t direct_io_alignment();
+
+  // Moves position() to `offset`. No system call.
+  void seek(std::uint64_t offset) noexcept { position_ = offset; }
 
   // Where write() and write_gather() go next: 0 after open, the file's size
   // in append mode. O(1), no system call.

@@ -68,6 +68,15 @@ enum class caching {
   // (POSIX_FADV_DONTNEED); close() drops the rest. At most about twice the
   // window stays cached. Not a durability mode: nothing is fsynced.
   no_cache,
+  // O_DIRECT: the buffer goes to the device without passing through the page
+  // cache. Every transfer is aligned as file::direct_io_alignment() says: the
+  // buffer size is rounded up to it, write()s are always copied (no gather),
+  // and a partial last block is written padded with zeros, kept buffered and
+  // written again with what follows, so until close() the file may end with
+  // up to one block of zeros; close() truncates it to its exact size. Only
+  // for writers that open the path. A filesystem that refuses O_DIRECT makes
+  // the constructor throw EINVAL saying so.
+  direct,
 };
 
 struct writer_options {
@@ -115,6 +124,11 @@ struct writer_options {
 };
 
 namespace detail {
+// Frees a buffer from std::aligned_alloc.
+struct free_deleter {
+  void operator()(char* buffer) const noexcept;
+};
+
 template <class T>
 concept print_integer = std::integral<T> && !std::same_as<T, bool> && !std::same_as<T, char> &&
                         !std::same_as<T, wchar_t> && !std::same_as<T, char8_t> &&
@@ -186,8 +200,11 @@ class writer {
   std::size_t buffer_size() const noexcept { return capacity_; }
   // Payload size from which a write() that does not fit skips the buffer.
   // Twice the buffer: below it, copying measured as fast or faster (see
-  // docs/performance.md); from it up, the copy saved is pure gain.
-  std::size_t gather_threshold() const noexcept { return 2 * capacity_; }
+  // docs/performance.md); from it up, the copy saved is pure gain. Never
+  // with caching::direct, whose transfers must come from the aligned buffer.
+  std::size_t gather_threshold() const noexcept {
+    return block_ ? std::numeric_limits<std::size_t>::max() : 2 * capacity_;
+  }
 
   void flush();  // hands every buffered byte to the OS
   void sync();   // flush, then fdatasync: durable on return
@@ -212,12 +229,18 @@ class writer {
     commit(static_cast<std::size_t>(
         std::to_chars(room.data(), room.data() + room.size(), value).ptr - room.data()));
   }
+  void open_target(const std::filesystem::path& path, const writer_options& options);
   void start(const writer_options& options);
+  void allocate(std::size_t capacity);
+  void write_gathered(std::size_t held, const char* data, std::size_t size);
+  void write_blocks(std::size_t held);
+  void trim_padding();
+  void keep_unwritten(std::size_t held, std::uint64_t written) noexcept;
   std::exception_ptr finish() noexcept;
   void finish_file();
   void give_up() noexcept;
   std::exception_ptr close_file(bool then_sync_directory) noexcept;
-  void release_reservation() noexcept;
+  void trim_after_failure() noexcept;
   void sync_data_or_fail();
   void limit_cache(std::uint64_t start, std::uint64_t length);
   void put_slow(char c);
@@ -231,8 +254,9 @@ class writer {
   void destroy() noexcept;
 
   file target_;
-  std::unique_ptr<char[]> storage_;
+  std::unique_ptr<char[], detail::free_deleter> storage_;
   std::size_t capacity_ = 0;
+  std::size_t block_ = 0;  // caching::direct: the alignment of every transfer; else 0
   char* begin_ = nullptr;
   char* pos_ = nullptr;
   char* end_ = nullptr;       // == pos_ once an error sticks, so every write goes slow

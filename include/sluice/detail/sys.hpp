@@ -13,6 +13,7 @@
 #include <sys/uio.h>
 
 struct stat;
+struct statx;
 struct fiemap;
 
 namespace sluice::detail {
@@ -34,6 +35,7 @@ struct sys_table {
   int (*stat)(const char* path, struct stat* out);
   int (*sync_file_range)(int fd, off_t offset, off_t length, unsigned flags);
   int (*fadvise)(int fd, off_t offset, off_t length, int advice);  // posix_fadvise, errno style
+  int (*statx)(int dir, const char* path, int flags, unsigned mask, struct statx* out);
 };
 
 // The table of the real system calls.
