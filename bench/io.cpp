@@ -29,8 +29,8 @@ void sync_path(const char* path) {
 
 }  // namespace
 
-raw_file::raw_file(const char* path)
-    : fd_(::open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) {
+raw_file::raw_file(const char* path, bool readable)
+    : fd_(::open(path, (readable ? O_RDWR : O_WRONLY) | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) {
   if (fd_ < 0) throw_errno(std::string("open '") + path + "'");
 }
 
@@ -49,6 +49,10 @@ void raw_file::write_all(const char* data, std::size_t size) {
     data += n;
     size -= static_cast<std::size_t>(n);
   }
+}
+
+void raw_file::sync_data() {
+  if (::fdatasync(fd_) != 0) throw_errno("fdatasync");
 }
 
 void raw_file::writev_all(const iovec* iov, std::size_t count) {
@@ -90,6 +94,11 @@ stdio_file::stdio_file(const char* path, std::size_t buffer_size)
 
 stdio_file::~stdio_file() {
   if (file_) std::fclose(file_);
+}
+
+void stdio_file::sync_data() {
+  if (std::fflush(file_) != 0) throw_errno("fflush");
+  if (::fdatasync(fileno(file_)) != 0) throw_errno("fdatasync");
 }
 
 void stdio_file::finish(bool sync) {

@@ -32,10 +32,13 @@ inline constexpr std::string_view fmt_missing =
     "fmt::output_file: skipped, {fmt} not found at build time";
 #endif
 
-// A descriptor opened O_WRONLY | O_CREAT | O_TRUNC: the raw system call methods.
+// A descriptor opened O_WRONLY (or O_RDWR) | O_CREAT | O_TRUNC: the raw
+// system call methods.
 class raw_file {
  public:
-  explicit raw_file(const char* path);  // throws std::system_error
+  // `readable`: O_RDWR instead, for a method that maps the file. Throws
+  // std::system_error.
+  explicit raw_file(const char* path, bool readable = false);
   raw_file(const raw_file&) = delete;
   raw_file& operator=(const raw_file&) = delete;
   ~raw_file();  // closes the descriptor if finish() was not reached
@@ -44,8 +47,11 @@ class raw_file {
   void write_all(const char* data, std::size_t size);
   // One writev(2) per IOV_MAX buffers; a short writev is completed by write_all.
   void writev_all(const iovec* iov, std::size_t count);
+  // fdatasync now (a transaction's commit). Throws std::system_error.
+  void sync_data();
   // fdatasync when `sync`, then close. Throws std::system_error.
   void finish(bool sync);
+  int fd() const noexcept { return fd_; }
 
  private:
   int fd_;
@@ -61,6 +67,8 @@ class stdio_file {
   ~stdio_file();  // fcloses the stream if finish() was not reached
 
   std::FILE* get() const noexcept { return file_; }
+  // fflush, then fdatasync (a transaction's commit). Throws std::system_error.
+  void sync_data();
   // fflush, fdatasync when `sync`, fclose. Throws std::system_error, also
   // when an earlier write failed (ferror).
   void finish(bool sync);

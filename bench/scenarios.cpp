@@ -9,7 +9,7 @@ namespace {
 
 constexpr std::uint64_t mib = 1024 * 1024;
 
-constexpr std::array<scenario, 5> all = {{
+constexpr std::array<scenario, 6> all = {{
     {"bytes", "one byte per call: stdio, iostreams, {fmt}, a hand buffer, sluice put", 32 * mib,
      make_bytes},
     {"text", "\"All work and no play...\" lines of a few pieces each", 64 * mib, make_text},
@@ -20,6 +20,8 @@ constexpr std::array<scenario, 5> all = {{
      512 * mib, make_large},
     {"fragment", "two files in turns: extents with and without preallocate", 64 * mib,
      make_fragment},
+    {"durable", "a journal: transactions of 100 records, each fdatasync'ed before the next",
+     1000 * 11600, make_durable},
 }};
 
 }  // namespace

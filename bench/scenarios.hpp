@@ -17,7 +17,7 @@ struct scenario {
   std::vector<bench_case> (*make)(std::uint64_t size);
 };
 
-// bytes, text, gather, large, fragment: the order of the report.
+// bytes, text, gather, large, fragment, durable: the order of the report.
 std::span<const scenario> scenarios();
 
 std::vector<bench_case> make_bytes(std::uint64_t size);
@@ -25,5 +25,6 @@ std::vector<bench_case> make_text(std::uint64_t size);
 std::vector<bench_case> make_gather(std::uint64_t size);
 std::vector<bench_case> make_large(std::uint64_t size);
 std::vector<bench_case> make_fragment(std::uint64_t size);
+std::vector<bench_case> make_durable(std::uint64_t size);
 
 }  // namespace sluice::bench

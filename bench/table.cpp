@@ -39,7 +39,7 @@ void print_row(std::ostream& out, const row& r, int name_width) {
   std::string name = display_name(*r.m);
   char line[512];
   if (!r.mb_per_s) {
-    std::snprintf(line, sizeof line, "  %-*s failed: %s\n", name_width, name.c_str(),
+    std::snprintf(line, sizeof line, "  %-*s failed: %s", name_width, name.c_str(),
                   r.result->error.c_str());
   } else {
     auto [vs_peer, vs_limit] = ratio_cells(r);

@@ -1,0 +1,146 @@
+// sluice-bench "durable": a journal's workload. Transactions of 100 records
+// (a 16-byte key and a 100-byte value each) are appended to one file, and
+// each must be durable before the next is written: a write and an
+// fdatasync per transaction, the cost a database pays per commit. MB/s
+// divided by 0.0116 gives transactions per second.
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <memory>
+#include <span>
+#include <system_error>
+#include <vector>
+
+#include "content.hpp"
+#include "io.hpp"
+#include "scenarios.hpp"
+#include "units.hpp"
+
+namespace sluice::bench {
+namespace {
+
+constexpr std::size_t records = 100;
+constexpr std::size_t key_size = 16;
+constexpr std::size_t value_size = 100;
+constexpr std::size_t transaction_size = records * (key_size + value_size);
+
+struct journal {
+  std::vector<char> bytes;  // every transaction, one after the other
+  std::size_t transactions;
+};
+using content = std::shared_ptr<const journal>;
+
+journal make_journal(std::size_t transactions) {
+  journal j{std::vector<char>(transactions * transaction_size), transactions};
+  std::vector<char> value = pattern_bytes(value_size);
+  char* out = j.bytes.data();
+  for (std::size_t t = 0; t < transactions; ++t)
+    for (std::size_t r = 0; r < records; ++r) {
+      char key[key_size + 1];
+      std::snprintf(key, sizeof key, "%08x%08x", static_cast<unsigned>(t),
+                    static_cast<unsigned>(r));
+      out = std::copy(key, key + key_size, out);
+      out = std::copy(value.begin(), value.end(), out);
+    }
+  return j;
+}
+
+// Calls commit(data, n) for each transaction.
+template <class Commit>
+void commit_each(const journal& j, Commit&& commit) {
+  for (std::size_t t = 0; t < j.transactions; ++t)
+    commit(j.bytes.data() + t * transaction_size, transaction_size);
+}
+
+void run_write(const target& t, const content& j) {
+  raw_file out(t.path);
+  commit_each(*j, [&out](const char* data, std::size_t n) {
+    out.write_all(data, n);
+    out.sync_data();
+  });
+  out.finish(t.sync);
+}
+
+void run_stdio(const target& t, const content& j) {
+  stdio_file out(t.path, big_buffer_size);
+  commit_each(*j, [&out](const char* data, std::size_t n) {
+    if (fwrite_unlocked(data, 1, n, out.get()) != n)
+      throw std::system_error(errno, std::generic_category(), "fwrite");
+    out.sync_data();
+  });
+  out.finish(t.sync);
+}
+
+// The file sized up front and mapped; each transaction copied in and its
+// pages msync'ed.
+void run_mmap(const target& t, const content& j) {
+  raw_file out(t.path, /*readable=*/true);
+  std::size_t size = j->bytes.size();
+  if (::ftruncate(out.fd(), static_cast<off_t>(size)) != 0)
+    throw std::system_error(errno, std::generic_category(), "ftruncate");
+  void* map = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, out.fd(), 0);
+  if (map == MAP_FAILED) throw std::system_error(errno, std::generic_category(), "mmap");
+  auto* base = static_cast<char*>(map);
+  std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  int error = 0;
+  std::size_t at = 0;
+  commit_each(*j, [&](const char* data, std::size_t n) {
+    if (error) return;
+    std::copy(data, data + n, base + at);
+    std::size_t from = at / page * page;
+    if (::msync(base + from, at + n - from, MS_SYNC) != 0) error = errno;
+    at += n;
+  });
+  ::munmap(map, size);
+  if (error) throw std::system_error(error, std::generic_category(), "msync");
+  out.finish(t.sync);
+}
+
+void run_sluice(const target& t, const content& j, writer_options options, bool write_through) {
+  options.buffer_size = t.buffer_size;
+  sluice::writer out(t.path, options);
+  commit_each(*j, [&](const char* data, std::size_t n) {
+    out.write(std::as_bytes(std::span(data, n)));
+    if (write_through)
+      out.flush();
+    else
+      out.sync();
+  });
+  finish(out, t);
+}
+
+}  // namespace
+
+std::vector<bench_case> make_durable(std::uint64_t size) {
+  auto j = std::make_shared<const journal>(
+      make_journal(std::max<std::size_t>(1, size / transaction_size)));
+  bench_case c{"durable",
+               "durable: " + std::to_string(j->transactions) +
+                   " transactions of 100 records of 16 + 100 B, each fdatasync'ed",
+               j->bytes.size(),
+               {},
+               {}};
+  c.methods.push_back(bind_method("write(2) + fdatasync each", role::limit, run_write, j));
+  c.methods.push_back(bind_method("fwrite + fflush + fdatasync each", role::peer, run_stdio, j));
+  c.methods.push_back(bind_method("mmap, msync each", role::peer, run_mmap, j));
+  c.methods.push_back(bind_method(
+      "sluice write + sync() each", role::sluice,
+      [](const target& t, const content& c) { run_sluice(t, c, {}, false); }, j));
+  c.methods.push_back(bind_method(
+      "sluice write_through, flush() each", role::sluice,
+      [](const target& t, const content& c) {
+        run_sluice(t, c, {.durability = durability::write_through}, true);
+      },
+      j));
+  c.methods.push_back(bind_method(
+      "sluice + preallocate, sync() each", role::sluice,
+      [](const target& t, const content& c) {
+        run_sluice(t, c, {.preallocate = c->bytes.size()}, false);
+      },
+      j));
+  return {std::move(c)};
+}
+
+}  // namespace sluice::bench
