@@ -29,8 +29,8 @@ void sync_path(const char* path) {
 
 }  // namespace
 
-raw_file::raw_file(const char* path, bool readable)
-    : fd_(::open(path, (readable ? O_RDWR : O_WRONLY) | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) {
+raw_file::raw_file(const char* path, int access)
+    : fd_(::open(path, access | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) {
   if (fd_ < 0) throw_errno(std::string("open '") + path + "'");
 }
 

@@ -4,6 +4,7 @@
 // timed run: flush, fdatasync when the run includes it, close.
 #pragma once
 
+#include <fcntl.h>
 #include <sys/uio.h>
 
 #include <cstddef>
@@ -32,13 +33,13 @@ inline constexpr std::string_view fmt_missing =
     "fmt::output_file: skipped, {fmt} not found at build time";
 #endif
 
-// A descriptor opened O_WRONLY (or O_RDWR) | O_CREAT | O_TRUNC: the raw
-// system call methods.
+// A descriptor of a fresh file: the raw system call methods.
 class raw_file {
  public:
-  // `readable`: O_RDWR instead, for a method that maps the file. Throws
+  // Opened `access` | O_CREAT | O_TRUNC | O_CLOEXEC; `access` may be O_RDWR
+  // for a method that maps the file, or add O_DIRECT. Throws
   // std::system_error.
-  explicit raw_file(const char* path, bool readable = false);
+  explicit raw_file(const char* path, int access = O_WRONLY);
   raw_file(const raw_file&) = delete;
   raw_file& operator=(const raw_file&) = delete;
   ~raw_file();  // closes the descriptor if finish() was not reached

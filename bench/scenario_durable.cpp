@@ -76,7 +76,7 @@ void run_stdio(const target& t, const content& j) {
 // The file sized up front and mapped; each transaction copied in and its
 // pages msync'ed.
 void run_mmap(const target& t, const content& j) {
-  raw_file out(t.path, /*readable=*/true);
+  raw_file out(t.path, O_RDWR);
   std::size_t size = j->bytes.size();
   if (::ftruncate(out.fd(), static_cast<off_t>(size)) != 0)
     throw std::system_error(errno, std::generic_category(), "ftruncate");
