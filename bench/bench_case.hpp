@@ -44,6 +44,12 @@ inline std::string display_name(const method& m) {
   return m.kind == role::limit ? m.name + " [limit]" : m.name;
 }
 
+// `m`, with `observe` reporting on its files after each run.
+inline method observing(method m, std::function<std::string(const target&)> observe) {
+  m.observe = std::move(observe);
+  return m;
+}
+
 // A method whose runs call run(t, data); it keeps its own copy of `data`.
 template <class Run, class Data>
 method bind_method(std::string name, role kind, Run run, Data data) {

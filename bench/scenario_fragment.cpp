@@ -56,11 +56,6 @@ void run_sluice(const target& t, const content& files, std::uint64_t preallocate
 
 std::string extents_of_both(const target& t) { return extents_of({t.path, t.companion}); }
 
-method observed(method m) {
-  m.observe = extents_of_both;
-  return m;
-}
-
 }  // namespace
 
 std::vector<bench_case> make_fragment(std::uint64_t size) {
@@ -69,14 +64,18 @@ std::vector<bench_case> make_fragment(std::uint64_t size) {
       "fragment", "fragment: two files of " + format_size(size) + " written in turns, 64 KiB each",
       size,       {},
       {},         2 * size};
+  c.methods.push_back(observing(
+      bind_method("write(2), 64 KiB in turns", role::limit, run_write, files), extents_of_both));
   c.methods.push_back(
-      observed(bind_method("write(2), 64 KiB in turns", role::limit, run_write, files)));
-  c.methods.push_back(observed(bind_method(
-      "sluice writers, 64 KiB buffers", role::sluice,
-      [](const target& t, const content& f) { run_sluice(t, f, 0); }, files)));
-  c.methods.push_back(observed(bind_method(
-      "sluice writers, + preallocate", role::sluice,
-      [](const target& t, const content& f) { run_sluice(t, f, f->size); }, files)));
+      observing(bind_method(
+                    "sluice writers, 64 KiB buffers", role::sluice,
+                    [](const target& t, const content& f) { run_sluice(t, f, 0); }, files),
+                extents_of_both));
+  c.methods.push_back(
+      observing(bind_method(
+                    "sluice writers, + preallocate", role::sluice,
+                    [](const target& t, const content& f) { run_sluice(t, f, f->size); }, files),
+                extents_of_both));
   return {std::move(c)};
 }
 

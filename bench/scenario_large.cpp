@@ -72,21 +72,18 @@ void run_sluice_write(const target& t, const content& file, sluice::caching cach
 
 std::string cached_after(const target& t) { return cached_of(t.path); }
 
-method observed(method m) {
-  m.observe = cached_after;
-  return m;
-}
-
 }  // namespace
 
 std::vector<bench_case> make_large(std::uint64_t size) {
   auto file = std::make_shared<const large_file>(large_file{pattern_bytes(piece_size), size});
   bench_case c{"large", "large: " + format_size(size) + " written in 1 MiB pieces", size, {}, {}};
   c.methods.push_back(
-      observed(bind_method("write(2), 1 MiB a call", role::limit, run_write, file)));
-  c.methods.push_back(observed(bind_method(
-      "sluice writer::write", role::sluice,
-      [](const target& t, const content& f) { run_sluice_write(t, f, caching::normal); }, file)));
+      observing(bind_method("write(2), 1 MiB a call", role::limit, run_write, file), cached_after));
+  c.methods.push_back(observing(
+      bind_method(
+          "sluice writer::write", role::sluice,
+          [](const target& t, const content& f) { run_sluice_write(t, f, caching::normal); }, file),
+      cached_after));
   // The ways past the page cache in a table of their own: on a VM, a
   // buffered run that follows one of them pays for memory the host took
   // back meanwhile (docs/performance.md), which would skew the first table.
@@ -95,14 +92,20 @@ std::vector<bench_case> make_large(std::uint64_t size) {
                size,
                {},
                {}};
-  d.methods.push_back(observed(
-      bind_method("O_DIRECT write(2), 1 MiB a call", role::limit, run_direct_write, file)));
-  d.methods.push_back(observed(bind_method(
-      "sluice writer, direct", role::sluice,
-      [](const target& t, const content& f) { run_sluice_write(t, f, caching::direct); }, file)));
-  d.methods.push_back(observed(bind_method(
-      "sluice writer, no_cache", role::sluice,
-      [](const target& t, const content& f) { run_sluice_write(t, f, caching::no_cache); }, file)));
+  d.methods.push_back(
+      observing(bind_method("O_DIRECT write(2), 1 MiB a call", role::limit, run_direct_write, file),
+                cached_after));
+  d.methods.push_back(observing(
+      bind_method(
+          "sluice writer, direct", role::sluice,
+          [](const target& t, const content& f) { run_sluice_write(t, f, caching::direct); }, file),
+      cached_after));
+  d.methods.push_back(observing(
+      bind_method(
+          "sluice writer, no_cache", role::sluice,
+          [](const target& t, const content& f) { run_sluice_write(t, f, caching::no_cache); },
+          file),
+      cached_after));
   return {std::move(c), std::move(d)};
 }
 

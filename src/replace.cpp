@@ -92,7 +92,7 @@ void install(file& target, std::string& name) {
 }
 
 void discard(file& target, const std::string& name) noexcept {
-  if (target.is_open()) ::sluice::detail::sys().close(target.release());
+  if (target.is_open()) sys().close(target.release());
   if (!name.empty()) sys().unlink(name.c_str());
 }
 

@@ -36,7 +36,7 @@ writer::writer(const std::filesystem::path& path, writer_options options) {
   try {
     start(options);
   } catch (...) {
-    if (replacing_) detail::discard(target_, temporary_name_);
+    if (modes_.replacing) detail::discard(target_, modes_.temporary_name);
     throw;
   }
 }
@@ -60,15 +60,15 @@ void writer::open_target(const std::filesystem::path& path, const writer_options
     if (options.atomic_replace) {
       detail::temporary opened = detail::open_temporary(path, direct);
       target_ = std::move(opened.target);
-      temporary_name_ = std::move(opened.name);
-      replacing_ = true;
+      modes_.temporary_name = std::move(opened.name);
+      modes_.replacing = true;
       return;
     }
     if (options.durability == durability::all_on_close) {
       // Only a file this writer creates needs its directory synced at close.
       try {
         target_ = file::open(path, {.mode = open_mode::create_new, .direct = direct});
-        sync_directory_ = true;
+        modes_.sync_directory = true;
         return;
       } catch (const std::system_error& e) {
         if (e.code().value() != EEXIST) throw;
@@ -91,13 +91,13 @@ void writer::start(const writer_options& options) {
                             detail::describe("write", target_.path()) + ": the file is not open");
   if (options.caching == caching::direct) block_ = target_.direct_io_alignment();
   allocate(options.buffer_size ? options.buffer_size : writer_options::default_buffer_size);
-  durability_ = options.durability;
-  caching_ = options.caching;
-  cached_from_ = target_.position();
+  modes_.durability = options.durability;
+  modes_.caching = options.caching;
+  modes_.cached_from = target_.position();
   if (options.preallocate == 0) return;
   try {
     target_.preallocate(target_.position(), options.preallocate, preallocate_mode::keep_size);
-    preallocated_ = true;
+    modes_.preallocated = true;
   } catch (const std::system_error& e) {
     if (e.code() != std::errc::operation_not_supported) throw;
   }
@@ -112,13 +112,7 @@ writer::writer(writer&& other) noexcept
       pos_(std::exchange(other.pos_, nullptr)),
       end_(std::exchange(other.end_, nullptr)),
       error_(std::exchange(other.error_, nullptr)),
-      durability_(std::exchange(other.durability_, durability::none)),
-      preallocated_(std::exchange(other.preallocated_, false)),
-      sync_directory_(std::exchange(other.sync_directory_, false)),
-      caching_(std::exchange(other.caching_, caching::normal)),
-      cached_from_(std::exchange(other.cached_from_, 0)),
-      replacing_(std::exchange(other.replacing_, false)),
-      temporary_name_(std::move(other.temporary_name_)) {}
+      modes_(std::exchange(other.modes_, {})) {}
 
 writer& writer::operator=(writer&& other) noexcept {
   if (this != &other) {
@@ -131,13 +125,7 @@ writer& writer::operator=(writer&& other) noexcept {
     pos_ = std::exchange(other.pos_, nullptr);
     end_ = std::exchange(other.end_, nullptr);
     error_ = std::exchange(other.error_, nullptr);
-    durability_ = std::exchange(other.durability_, durability::none);
-    preallocated_ = std::exchange(other.preallocated_, false);
-    sync_directory_ = std::exchange(other.sync_directory_, false);
-    caching_ = std::exchange(other.caching_, caching::normal);
-    cached_from_ = std::exchange(other.cached_from_, 0);
-    replacing_ = std::exchange(other.replacing_, false);
-    temporary_name_ = std::move(other.temporary_name_);
+    modes_ = std::exchange(other.modes_, {});
   }
   return *this;
 }
@@ -146,7 +134,8 @@ writer::~writer() { destroy(); }
 
 void writer::destroy() noexcept {
   if (!target_.is_open()) return;
-  if (replacing_) return detail::discard(target_, temporary_name_);  // only close() commits
+  if (modes_.replacing)
+    return detail::discard(target_, modes_.temporary_name);  // only close() commits
   try {
     close();
   } catch (const std::exception& e) {
@@ -172,6 +161,17 @@ void writer::check_usable() const {
   if (!target_.is_open())
     throw std::system_error(EBADF, std::generic_category(),
                             detail::describe("write", target_.path()) + ": the writer is closed");
+}
+
+// Runs `step`; whatever it throws becomes the writer's sticky error.
+template <class Step>
+void writer::sticking(Step&& step) {
+  try {
+    step();
+  } catch (...) {
+    fail(std::current_exception());
+    throw;
+  }
 }
 
 void writer::fail(std::exception_ptr error) noexcept {
@@ -241,23 +241,27 @@ void writer::write_buffer_and(const char* data, std::size_t size) {
     write_blocks(held);
   else
     write_gathered(held, data, size);
-  if (durability_ == durability::write_through) sync_data_or_fail();
-  if (caching_ == caching::no_cache) limit_cache(start, held + size);
+  if (modes_.durability == durability::write_through) sync_data_or_fail();
+  if (modes_.caching == caching::no_cache) limit_cache(start, held + size);
 }
 
 void writer::write_gathered(std::size_t held, const char* data, std::size_t size) {
   std::span<const std::byte> pieces[2] = {bytes_of(begin_, held), bytes_of(data, size)};
-  try {
-    target_.write_gather({pieces, size ? 2u : 1u});
-    pos_ = begin_;
-  } catch (const write_error& e) {
-    keep_unwritten(held, e.bytes_written());
-    fail(std::current_exception());
-    throw;
-  } catch (...) {
-    fail(std::current_exception());
-    throw;
-  }
+  write_out({pieces, size ? 2u : 1u}, held);
+  pos_ = begin_;
+}
+
+// Writes `pieces`, whose first `held` bytes are the buffer's. On failure
+// what did not reach the file stays buffered and the error sticks.
+void writer::write_out(std::span<const std::span<const std::byte>> pieces, std::size_t held) {
+  sticking([&] {
+    try {
+      target_.write_gather(pieces);
+    } catch (const write_error& e) {
+      keep_unwritten(held, e.bytes_written());
+      throw;
+    }
+  });
 }
 
 // caching::direct: writes the buffer at position() (block aligned), padded
@@ -270,14 +274,9 @@ void writer::write_blocks(std::size_t held) {
   std::uint64_t start = target_.position();
   std::span<const std::byte> piece = bytes_of(begin_, padded);
   try {
-    target_.write_gather({&piece, 1});
-  } catch (const write_error& e) {
-    keep_unwritten(held, e.bytes_written());
+    write_out({&piece, 1}, held);
+  } catch (const write_error&) {
     target_.seek(start + held - buffered());  // past the data, not the padding
-    fail(std::current_exception());
-    throw;
-  } catch (...) {
-    fail(std::current_exception());
     throw;
   }
   std::size_t whole = held - held % block_;
@@ -306,17 +305,14 @@ void writer::trim_padding() {
 // no_cache, after [start, start + length) was written: its writeback starts;
 // once two windows are cached, the older one is waited for and dropped.
 void writer::limit_cache(std::uint64_t start, std::uint64_t length) {
-  try {
+  sticking([&] {
     target_.start_writeback(start, length);
     std::uint64_t end = start + length;
-    if (end - cached_from_ < 2 * writer_options::cache_window) return;
+    if (end - modes_.cached_from < 2 * writer_options::cache_window) return;
     std::uint64_t keep_from = end - writer_options::cache_window;
-    target_.drop_cached(cached_from_, keep_from - cached_from_);
-    cached_from_ = keep_from;
-  } catch (...) {
-    fail(std::current_exception());
-    throw;
-  }
+    target_.drop_cached(modes_.cached_from, keep_from - modes_.cached_from);
+    modes_.cached_from = keep_from;
+  });
 }
 
 // 32 bytes hold the longest shortest-round-trip form ("-2.2250738585072014e-308").
@@ -330,17 +326,12 @@ void writer::flush() {
 
 void writer::sync() {
   flush();
-  if (durability_ != durability::write_through) sync_data_or_fail();  // else flush() did
+  if (modes_.durability != durability::write_through) sync_data_or_fail();  // else flush() did
 }
 
 // fdatasync; a failure poisons the writer for good (no retry, see DESIGN.md).
 void writer::sync_data_or_fail() {
-  try {
-    target_.sync_data();
-  } catch (...) {
-    fail(std::current_exception());
-    throw;
-  }
+  sticking([&] { target_.sync_data(); });
 }
 
 // After the last write: give back the unused reservation, then sync as asked
@@ -348,12 +339,13 @@ void writer::sync_data_or_fail() {
 void writer::finish_file() {
   if (block_)
     trim_padding();  // which gives back a reservation too
-  else if (preallocated_)
+  else if (modes_.preallocated)
     target_.resize(target_.size());
-  if (caching_ == caching::no_cache) target_.drop_cached(cached_from_, 0);  // 0: to the end
-  if (replacing_) return detail::install(target_, temporary_name_);
-  if (durability_ == durability::data_on_close) target_.sync_data();
-  if (durability_ == durability::all_on_close) target_.sync_all();
+  if (modes_.caching == caching::no_cache)
+    target_.drop_cached(modes_.cached_from, 0);  // 0: to the end
+  if (modes_.replacing) return detail::install(target_, modes_.temporary_name);
+  if (modes_.durability == durability::data_on_close) target_.sync_data();
+  if (modes_.durability == durability::all_on_close) target_.sync_all();
 }
 
 // After a failure, the file is cut to the bytes known to be in it: a direct
@@ -372,7 +364,7 @@ void writer::close() {
   if (!target_.is_open()) return;
   std::exception_ptr first = error_ ? error_ : finish();
   if (first) give_up();
-  std::exception_ptr closing = close_file(!first && sync_directory_);
+  std::exception_ptr closing = close_file(!first && modes_.sync_directory);
   if (!first) first = closing;
   if (first) {
     fail(first);  // the unwritten bytes stay counted in buffered()
@@ -395,8 +387,8 @@ std::exception_ptr writer::finish() noexcept {
 
 // After a failure: the replacement is discarded, the reservation given back.
 void writer::give_up() noexcept {
-  if (replacing_) detail::discard(target_, temporary_name_);
-  if ((preallocated_ || block_) && target_.is_open()) trim_after_failure();
+  if (modes_.replacing) detail::discard(target_, modes_.temporary_name);
+  if ((modes_.preallocated || block_) && target_.is_open()) trim_after_failure();
 }
 
 // Closes the file if it is still open, then syncs its directory if asked;

@@ -216,7 +216,7 @@ class writer {
 
   // Whether options.preallocate reserved space: false if none was asked for
   // or the filesystem cannot preallocate.
-  bool preallocated() const noexcept { return preallocated_; }
+  bool preallocated() const noexcept { return modes_.preallocated; }
 
   bool is_open() const noexcept { return target_.is_open(); }
   const std::string& path() const noexcept { return target_.path(); }
@@ -233,6 +233,7 @@ class writer {
   void start(const writer_options& options);
   void allocate(std::size_t capacity);
   void write_gathered(std::size_t held, const char* data, std::size_t size);
+  void write_out(std::span<const std::span<const std::byte>> pieces, std::size_t held);
   void write_blocks(std::size_t held);
   void trim_padding();
   void keep_unwritten(std::size_t held, std::uint64_t written) noexcept;
@@ -249,6 +250,8 @@ class writer {
   void write_buffer();
   void write_buffer_and(const char* data, std::size_t size);
   void fail(std::exception_ptr error) noexcept;
+  template <class Step>
+  void sticking(Step&& step);
   void report_lost(const std::exception& e) const noexcept;
   void check_usable() const;
   void destroy() noexcept;
@@ -261,13 +264,18 @@ class writer {
   char* pos_ = nullptr;
   char* end_ = nullptr;       // == pos_ once an error sticks, so every write goes slow
   std::exception_ptr error_;  // the sticky error, null if none
-  sluice::durability durability_ = sluice::durability::none;
-  bool preallocated_ = false;
-  bool sync_directory_ = false;  // all_on_close, and this writer created the file
-  sluice::caching caching_ = sluice::caching::normal;
-  std::uint64_t cached_from_ = 0;  // no_cache: where the part that may be cached begins
-  bool replacing_ = false;         // atomic_replace: target_ is a temporary
-  std::string temporary_name_;     // that temporary's path, while it has one
+
+  // What the options made of this writer; a moved-from writer has the defaults.
+  struct modes {
+    sluice::durability durability = sluice::durability::none;
+    sluice::caching caching = sluice::caching::normal;
+    std::uint64_t cached_from = 0;  // no_cache: where the part that may be cached begins
+    bool preallocated = false;
+    bool sync_directory = false;  // all_on_close, and this writer created the file
+    bool replacing = false;       // atomic_replace: target_ is a temporary
+    std::string temporary_name;   // that temporary's path, while it has one
+  };
+  modes modes_;
 };
 
 }  // namespace sluice
