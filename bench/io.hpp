@@ -103,8 +103,9 @@ void write_with_fmt(const target& t, Write&& write) {
   }
 }
 #endif
-// A sluice writer of t.path with t.buffer_size (0: sluice's default).
-sluice::writer open_writer(const target& t);
+// A sluice writer of t.path with `options` and t.buffer_size (0: sluice's
+// default).
+sluice::writer open_writer(const target& t, sluice::writer_options options = {});
 void finish(sluice::writer& out, const target& t);  // sync() when t.sync, close()
 void finish(sluice::file& out, const target& t);    // sync_data() when t.sync, close()
 

@@ -62,8 +62,8 @@ void run_direct_write(const target& t, const content& file) {
   out.finish(t.sync);
 }
 
-void run_sluice_write(const target& t, const content& file, sluice::caching caching) {
-  sluice::writer out(t.path, {.buffer_size = t.buffer_size, .caching = caching});
+void run_sluice_write(const target& t, const content& file, sluice::writer_options options) {
+  sluice::writer out = open_writer(t, options);
   write_pieces(*file, [&out](const char* data, std::size_t n) {
     out.write(std::as_bytes(std::span(data, n)));
   });
@@ -79,11 +79,11 @@ std::vector<bench_case> make_large(std::uint64_t size) {
   bench_case c{"large", "large: " + format_size(size) + " written in 1 MiB pieces", size, {}, {}};
   c.methods.push_back(
       observing(bind_method("write(2), 1 MiB a call", role::limit, run_write, file), cached_after));
-  c.methods.push_back(observing(
-      bind_method(
-          "sluice writer::write", role::sluice,
-          [](const target& t, const content& f) { run_sluice_write(t, f, caching::normal); }, file),
-      cached_after));
+  c.methods.push_back(
+      observing(bind_method(
+                    "sluice writer::write", role::sluice,
+                    [](const target& t, const content& f) { run_sluice_write(t, f, {}); }, file),
+                cached_after));
   // The ways past the page cache in a table of their own: on a VM, a
   // buffered run that follows one of them pays for memory the host took
   // back meanwhile (docs/performance.md), which would skew the first table.
@@ -95,17 +95,28 @@ std::vector<bench_case> make_large(std::uint64_t size) {
   d.methods.push_back(
       observing(bind_method("O_DIRECT write(2), 1 MiB a call", role::limit, run_direct_write, file),
                 cached_after));
-  d.methods.push_back(observing(
-      bind_method(
-          "sluice writer, direct", role::sluice,
-          [](const target& t, const content& f) { run_sluice_write(t, f, caching::direct); }, file),
-      cached_after));
-  d.methods.push_back(observing(
-      bind_method(
-          "sluice writer, no_cache", role::sluice,
-          [](const target& t, const content& f) { run_sluice_write(t, f, caching::no_cache); },
-          file),
-      cached_after));
+  d.methods.push_back(observing(bind_method(
+                                    "sluice writer, direct", role::sluice,
+                                    [](const target& t, const content& f) {
+                                      run_sluice_write(t, f, {.caching = caching::direct});
+                                    },
+                                    file),
+                                cached_after));
+  d.methods.push_back(observing(bind_method(
+                                    "sluice writer, direct + write_behind", role::sluice,
+                                    [](const target& t, const content& f) {
+                                      run_sluice_write(
+                                          t, f, {.caching = caching::direct, .write_behind = true});
+                                    },
+                                    file),
+                                cached_after));
+  d.methods.push_back(observing(bind_method(
+                                    "sluice writer, no_cache", role::sluice,
+                                    [](const target& t, const content& f) {
+                                      run_sluice_write(t, f, {.caching = caching::no_cache});
+                                    },
+                                    file),
+                                cached_after));
   return {std::move(c), std::move(d)};
 }
 
