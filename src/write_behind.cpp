@@ -4,8 +4,6 @@
 #include <new>
 #include <utility>
 
-#include "sluice/error.hpp"
-
 namespace sluice::detail {
 
 owned_buffer allocate_buffer(std::size_t capacity, std::size_t align) {
@@ -16,7 +14,10 @@ owned_buffer allocate_buffer(std::size_t capacity, std::size_t align) {
 }
 
 write_behind::write_behind(std::size_t depth, std::size_t align, step write)
-    : depth_(depth), align_(align), write_(std::move(write)), thread_([this] { run(); }) {}
+    : depth_(depth), align_(align), write_(std::move(write)) {
+  free_.reserve(depth + 1);  // so that the thread never allocates to give a buffer back
+  thread_ = std::thread([this] { run(); });
+}
 
 write_behind::~write_behind() {
   std::unique_lock lock(mutex_);
@@ -37,7 +38,8 @@ owned_buffer write_behind::hand_off(std::unique_ptr<char[], free_deleter>& full,
     // No free buffer: fewer than depth + 1 exist (or they were too small).
     if (!next.data) next = allocate_buffer(capacity, align_);
   }
-  jobs_.push_back({{std::move(full), capacity}, size, offset});
+  job& queued = jobs_.emplace_back();  // may throw: `full` is not taken yet
+  queued = {{std::move(full), capacity}, size, offset};
   work_.notify_one();
   return next;
 }
@@ -83,12 +85,9 @@ void write_behind::run() {
     job& next = jobs_.front();
     lock.unlock();
     std::exception_ptr error;
-    std::uint64_t written = next.size;
+    std::uint64_t written = 0;
     try {
-      write_(next.buffer.data.get(), next.size, next.offset);
-    } catch (const write_error& e) {
-      error = std::current_exception();
-      written = e.bytes_written();
+      write_(next.buffer.data.get(), next.size, next.offset, written);
     } catch (...) {
       error = std::current_exception();
     }

@@ -36,9 +36,10 @@ owned_buffer allocate_buffer(std::size_t capacity, std::size_t align);
 class write_behind {
  public:
   // What the thread does with each buffer: writes data[0, size) at `offset`,
-  // or throws. A write_error's bytes_written() says how much reached the
-  // file; any other exception means all of it did and a later step failed.
-  using step = std::function<void(const char* data, std::size_t size, std::uint64_t offset)>;
+  // or throws; either way `written` (0 on entry) says how many of the bytes
+  // reached the file.
+  using step = std::function<void(const char* data, std::size_t size, std::uint64_t offset,
+                                  std::uint64_t& written)>;
 
   // What the thread could not write, from the first failure on.
   struct failed_writes {
@@ -96,7 +97,7 @@ class write_behind {
   std::exception_ptr error_;  // the thread's failure, null if none
   std::uint64_t failed_at_ = 0;
   bool stopping_ = false;
-  std::thread thread_;  // last: starts once the rest is ready
+  std::thread thread_;  // started by the constructor, once the rest is ready
 };
 
 }  // namespace sluice::detail

@@ -132,9 +132,10 @@ void writer::take(writer& other) noexcept {
   modes_ = std::exchange(other.modes_, {});
   behind_ = std::move(other.behind_);
   if (behind_)
-    behind_->rebind([this](const char* data, std::size_t size, std::uint64_t offset) {
-      write_in_background(data, size, offset);
-    });
+    behind_->rebind(
+        [this](const char* data, std::size_t size, std::uint64_t offset, std::uint64_t& written) {
+          write_in_background(data, size, offset, written);
+        });
 }
 
 writer::~writer() { destroy(); }
@@ -239,11 +240,17 @@ std::size_t writer::buffer_alignment() const {
 }
 
 // Empties the buffer, but for a direct writer's partial last block: hands it
-// to the background thread if there is one and it holds whole blocks, else
-// waits for that thread and writes it here.
+// to the background thread if there is one, else writes it here.
 void writer::write_buffer() {
   std::size_t held = buffered();
-  if (behind_ && held > 0 && (block_ == 0 || held % block_ == 0)) return hand_off(held);
+  std::size_t whole = block_ ? held - held % block_ : held;
+  if (behind_ && whole > 0) return hand_off(held, whole);
+  write_everything();
+}
+
+// Hands every buffered byte to the OS (a direct writer's partial last block
+// padded, and kept buffered), after those given to the background thread.
+void writer::write_everything() {
   drain();
   write_buffer_and(nullptr, 0);
 }
@@ -343,49 +350,64 @@ void writer::limit_cache(std::uint64_t start, std::uint64_t length) {
 void writer::start_write_behind() {
   behind_ = std::make_unique<detail::write_behind>(
       writer_options::write_behind_depth, buffer_alignment(),
-      [this](const char* data, std::size_t size, std::uint64_t offset) {
-        write_in_background(data, size, offset);
+      [this](const char* data, std::size_t size, std::uint64_t offset, std::uint64_t& written) {
+        write_in_background(data, size, offset, written);
       });
 }
 
 // The background thread's step: one handed-off buffer, at the offset it was
-// given when handed off.
-void writer::write_in_background(const char* data, std::size_t size, std::uint64_t offset) {
-  target_.write_at(bytes_of(data, size), offset);
+// given when handed off; `written` counts what reached the file.
+void writer::write_in_background(const char* data, std::size_t size, std::uint64_t offset,
+                                 std::uint64_t& written) {
+  try {
+    target_.write_at(bytes_of(data, size), offset);
+  } catch (const write_error& e) {
+    written = e.bytes_written();
+    throw;
+  }
+  written = size;
   after_write(offset, size);
 }
 
-// Gives the full buffer's `held` bytes to the background thread and goes on
-// with an empty one; if the thread has failed, takes its failure back.
-void writer::hand_off(std::size_t held) {
+// Gives the buffer's first `whole` bytes to the background thread and goes
+// on with a fresh buffer holding the rest of the `held` (a direct writer's
+// partial block); if the thread has failed, takes its failure back.
+void writer::hand_off(std::size_t held, std::size_t whole) {
   std::uint64_t offset = target_.position();
-  detail::owned_buffer next = behind_->hand_off(storage_, capacity_, held, offset);
-  target_.seek(offset + held);
+  char* tail = begin_ + whole;
+  detail::owned_buffer next = behind_->hand_off(storage_, capacity_, whole, offset);
+  target_.seek(offset + whole);
+  if (!next.data) return take_back_failure({tail, held - whole});  // tail: in the queued buffer
+  std::memcpy(next.data.get(), tail, held - whole);  // the old buffer waits in the queue
   storage_ = std::move(next.data);
-  begin_ = pos_ = storage_.get();
-  end_ = begin_ ? begin_ + capacity_ : nullptr;
-  if (!storage_) take_back_failure();
+  begin_ = storage_.get();
+  pos_ = begin_ + (held - whole);
+  end_ = begin_ + capacity_;
 }
 
 // Waits until the background thread has written everything handed to it;
 // throws its failure, if any.
 void writer::drain() {
-  if (behind_ && !behind_->drain()) take_back_failure();
+  if (behind_ && !behind_->drain()) take_back_failure({begin_, buffered()});
 }
 
-// The background thread failed: the bytes it could not write go back into
-// the buffer in front of those still there, position() goes back to the
+// The background thread failed: the bytes it could not write, then `rest`
+// (those that follow them), become the buffer; position() goes back to the
 // first of them, the thread ends, and its error sticks and is thrown.
-void writer::take_back_failure() {
+void writer::take_back_failure(std::span<const char> rest) {
   detail::write_behind::failed_writes failed = behind_->failure();
-  std::size_t unwritten = 0;
-  for (auto piece : failed.unwritten) unwritten += piece.size();
-  std::size_t held = buffered();
-  if (!storage_ || unwritten + held > capacity_) allocate(std::max(capacity_, unwritten + held));
-  std::memmove(begin_ + unwritten, begin_, held);
-  char* to = begin_;
+  error_ = failed.error;  // sticks even if what follows cannot allocate
+  failed.unwritten.push_back(rest);
+  std::size_t total = 0;
+  for (auto piece : failed.unwritten) total += piece.size();
+  detail::owned_buffer taken_back =
+      detail::allocate_buffer(std::max(capacity_, total), buffer_alignment());
+  char* to = taken_back.data.get();
   for (auto piece : failed.unwritten) to = std::copy(piece.begin(), piece.end(), to);
-  pos_ = begin_ + unwritten + held;
+  storage_ = std::move(taken_back.data);
+  capacity_ = block_ ? taken_back.capacity : std::max(capacity_, total);
+  begin_ = storage_.get();
+  pos_ = begin_ + total;
   target_.seek(failed.offset);
   behind_.reset();
   fail(failed.error);
@@ -398,8 +420,7 @@ void writer::print(float value) { print_chars(value, 32); }
 
 void writer::flush() {
   check_usable();
-  write_buffer();
-  drain();
+  write_everything();
 }
 
 void writer::sync() {
@@ -456,8 +477,7 @@ void writer::close() {
 // The last write and what follows it; the first failure, or null.
 std::exception_ptr writer::finish() noexcept {
   try {
-    write_buffer();
-    drain();
+    write_everything();
     finish_file();
     return nullptr;
   } catch (...) {

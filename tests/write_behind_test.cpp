@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <future>
 #include <sluice/sluice.hpp>
 #include <string>
@@ -46,8 +47,8 @@ TEST_F(write_behind, full_buffers_are_written_by_another_thread_in_order) {
   EXPECT_EQ(out.tell(), model.size());
   out.close();
   EXPECT_EQ(read_all(path), model);
-  EXPECT_EQ(from_elsewhere.load(), 100);  // the last one too: close() hands it off and waits
-  EXPECT_EQ(from_caller.load(), 0);
+  EXPECT_EQ(from_elsewhere.load(), 99);  // every full buffer
+  EXPECT_EQ(from_caller.load(), 1);      // the last: close() waits for the thread, then writes it
   std::uint64_t expected_offset = 0;
   for (const auto& record : fake.pwritevs()) {
     EXPECT_EQ(record.offset, static_cast<off_t>(expected_offset));
@@ -83,6 +84,179 @@ TEST_F(write_behind, the_caller_fills_buffers_while_a_write_is_in_progress) {
   out.close();
   EXPECT_TRUE(went_on_while_blocked);
   EXPECT_EQ(read_all(path), model);
+}
+
+// A writer whose first background write waits until the test lets it go;
+// the wait is bounded so that a broken writer fails the test instead of
+// hanging it.
+class held_first_write {
+ public:
+  explicit held_first_write(fake_sys& fake, transfer_action then = {}) {
+    fake.on_pwritev([this, then](int nth, std::size_t) {
+      if (nth != 1) return transfer_action{};
+      released_.wait_for(std::chrono::seconds(20));
+      return then;
+    });
+  }
+  void release() { release_.set_value(); }
+
+ private:
+  std::promise<void> release_;
+  std::shared_future<void> released_ = release_.get_future().share();
+};
+
+TEST_F(write_behind, at_most_depth_buffers_are_queued) {
+  auto path = dir / "out";
+  fake_sys fake;
+  held_first_write held(fake);
+  std::string model = pattern(500);
+  writer out(path, behind);
+  std::atomic<std::size_t> put{0};
+  std::thread producer([&] {
+    for (char c : model) {
+      out.put(c);
+      ++put;
+    }
+  });
+  // Buffer 1 is being written, buffer 2 queued, buffer 3 full: the 301st
+  // put() must wait. Some time for it to get there, were it not to wait.
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  EXPECT_EQ(put.load(), 300u);
+  held.release();
+  producer.join();
+  out.close();
+  EXPECT_EQ(read_all(path), model);
+}
+
+// Three buffers queued behind a first write that is cut short, then fails:
+// all of them come back, in order, behind the part that did reach the file.
+void expect_queued_writes_taken_back(const std::filesystem::path& path,
+                                     sluice::writer_options options, std::size_t written) {
+  std::size_t capacity = options.buffer_size;
+  fake_sys fake;
+  held_first_write held(fake, {transfer_action::partial, 0, written});
+  fake.fail(call::pwritev, 2, EIO);  // the rest of the first write
+  std::string model = pattern(10 * capacity);
+  writer out(path, options);
+  ASSERT_EQ(out.buffer_size(), capacity);
+  auto e = thrown<sluice::write_error>([&] {
+    put_all(out, model.substr(0, 2 * capacity + 1));  // two handed off, one byte buffered
+    held.release();
+    put_all(out, model.substr(2 * capacity + 1));
+    out.flush();
+  });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EIO);
+  EXPECT_EQ(e->offset(), written);
+  EXPECT_EQ(out.tell() - out.buffered(), written);
+  EXPECT_GE(out.tell(), 2 * capacity + 1);
+  EXPECT_EQ(read_all(path), model.substr(0, written));
+  EXPECT_TRUE(thrown<sluice::write_error>([&] { out.close(); }));
+  EXPECT_EQ(read_all(path), model.substr(0, written));
+}
+
+TEST_F(write_behind, queued_buffers_come_back_after_a_failure) {
+  expect_queued_writes_taken_back(dir / "out", {.buffer_size = 1000, .write_behind = true}, 130);
+}
+
+TEST_F(write_behind, queued_buffers_come_back_after_a_failure_when_preallocated) {
+  expect_queued_writes_taken_back(
+      dir / "out", {.buffer_size = 1000, .preallocate = 1 << 20, .write_behind = true}, 130);
+}
+
+// The alignment of direct I/O on `path`'s filesystem, or 0 where it has none.
+std::size_t direct_block(const std::filesystem::path& path) {
+  try {
+    writer probe(path, {.caching = sluice::caching::direct});
+    return sluice::file::open(path, {.mode = sluice::open_mode::read_only}).direct_io_alignment();
+  } catch (const std::system_error&) {
+    return 0;
+  }
+}
+
+TEST_F(write_behind, queued_direct_buffers_come_back_after_a_failure) {
+  auto path = dir / "out";
+  std::size_t block = direct_block(path);
+  if (block == 0) GTEST_SKIP() << "no O_DIRECT in " << dir.path();
+  // Four pages: whole blocks, and no rounding up of the buffer.
+  expect_queued_writes_taken_back(
+      path, {.buffer_size = 4 * 4096, .caching = sluice::caching::direct, .write_behind = true},
+      block);
+}
+
+// print() near the end of a direct writer's buffer hands over the whole
+// blocks and keeps the partial one: the thread still does the writing.
+TEST_F(write_behind, a_direct_writer_hands_off_whole_blocks_of_a_partly_full_buffer) {
+  auto path = dir / "out";
+  std::size_t block = direct_block(path);
+  if (block == 0) GTEST_SKIP() << "no O_DIRECT in " << dir.path();
+  std::string model;
+  std::atomic<int> from_caller{0};
+  std::atomic<int> from_elsewhere{0};
+  auto caller = std::this_thread::get_id();
+  fake_sys fake;
+  fake.on_pwritev([&](int, std::size_t) {
+    (std::this_thread::get_id() == caller ? from_caller : from_elsewhere)++;
+    return transfer_action{};
+  });
+  writer out(path,
+             {.buffer_size = 16 * block, .caching = sluice::caching::direct, .write_behind = true});
+  for (int i = 0; i < 50'000; ++i) {
+    out.print(i * 7919);
+    out.put('\n');
+    model += std::to_string(i * 7919) + '\n';
+  }
+  out.close();
+  EXPECT_EQ(read_all(path), model);
+  EXPECT_GT(from_elsewhere.load(), 10);
+  EXPECT_LE(from_caller.load(), 1);  // close() writes the last partial block
+}
+
+TEST_F(write_behind, a_failure_pending_while_the_writer_moves_is_thrown_by_the_new_one) {
+  auto path = dir / "out";
+  fake_sys fake;
+  held_first_write held(fake, {transfer_action::fail, ENOSPC});
+  captured_reports reports;  // of the bytes the last writer loses
+  std::string model = pattern(250);
+  writer first(path, behind);
+  put_all(first, model.substr(0, 150));
+  held.release();
+  writer second(std::move(first));
+  writer third(dir / "other");
+  third = std::move(second);
+  auto e = thrown<sluice::write_error>([&] {
+    put_all(third, model.substr(150));
+    third.flush();
+  });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->offset(), 0u);
+  EXPECT_GE(third.tell(), 200u);  // the failure shows at the next hand-off, at the latest
+  EXPECT_EQ(third.buffered(), third.tell());
+  EXPECT_EQ(size_on_disk(path), 0u);
+}
+
+TEST_F(write_behind, a_failed_background_sync_keeps_the_queue_unwritten) {
+  auto path = dir / "out";
+  fake_sys fake;
+  held_first_write held(fake);
+  fake.fail(call::fdatasync, 1, EIO);
+  std::string model = pattern(1000);
+  writer out(
+      path,
+      {.buffer_size = 100, .durability = sluice::durability::write_through, .write_behind = true});
+  auto e = thrown([&] {
+    put_all(out, model.substr(0, 201));
+    held.release();
+    put_all(out, model.substr(201));
+    out.flush();
+  });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EIO);
+  EXPECT_EQ(out.tell() - out.buffered(), 100u);  // the first buffer was written, then not synced
+  EXPECT_EQ(read_all(path), model.substr(0, 100));
+  EXPECT_TRUE(thrown([&] { out.close(); }));
+  EXPECT_EQ(fake.calls(call::fdatasync), 1) << "a failed sync was retried";
+  EXPECT_EQ(fake.calls(call::pwritev), 1);
 }
 
 TEST_F(write_behind, a_background_failure_is_thrown_by_the_next_call_and_nothing_is_lost) {

@@ -70,6 +70,22 @@ TEST_F(writer_cache, no_cache_leaves_little_of_a_big_file_cached) {
   EXPECT_TRUE(read_all(uncached) == read_all(cached)) << "no_cache wrote other bytes";
 }
 
+// The background thread drops the old windows in its place.
+TEST_F(writer_cache, no_cache_with_write_behind_leaves_little_cached) {
+  constexpr std::uint64_t size = 4 * window + 3 * mib;
+  auto path = dir / "uncached";
+  std::string piece = pattern(mib);
+  writer out(path, {.caching = caching::no_cache, .write_behind = true});
+  for (std::uint64_t done = 0; done < size; done += mib)
+    for (char c : piece) out.put(c);  // byte by byte: every buffer goes through the thread
+  out.close();
+  EXPECT_EQ(size_on_disk(path), size);
+  EXPECT_LE(resident(path), 2 * window);
+  std::string file = read_all(path);
+  for (std::uint64_t at = 0; at < size; at += mib)
+    ASSERT_EQ(file.compare(at, mib, piece), 0) << "at " << at;
+}
+
 TEST_F(writer_cache, every_write_starts_its_writeback_and_old_windows_are_dropped) {
   auto path = dir / "f";
   fake_sys fake;

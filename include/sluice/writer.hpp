@@ -114,17 +114,21 @@ struct writer_options {
   // writers opened by path. Default false.
   bool atomic_replace = false;
 
-  // While one full buffer is being written, the next one fills: a
-  // background thread writes the buffers handed to it, in order, so that
-  // formatting overlaps the I/O. Memory: write_behind_depth buffers in the
-  // queue plus the one filling. Only whole buffers go to the thread (whole
-  // blocks for caching::direct); flush(), sync(), close(), a write() that
-  // skips the buffer and reserve() beyond the buffer first wait for the
-  // queue to empty. A failure in the background is thrown by the next call
-  // that hands over a buffer or waits, with the same contract as any write
-  // error: the bytes the thread could not write are buffered again and
-  // tell() - buffered() is the first byte missing from the file. Default
-  // false.
+  // While one buffer is being written, the next one fills: a background
+  // thread writes the buffers handed to it, in order, so that formatting
+  // overlaps the I/O. Memory: up to write_behind_depth buffers queued plus
+  // the one filling; the caller waits when the queue is full. A buffer that
+  // has no room left is handed over (with caching::direct, its whole
+  // blocks; the partial last one moves to the next buffer). flush(),
+  // sync(), close() and a write() that skips the buffer first wait for the
+  // queue to empty, then write on the caller's thread; so does moving the
+  // writer. With durability::write_through the thread syncs each buffer it
+  // writes, so a put() or write() that hands one over returns before it is
+  // durable; flush(), sync() and close() return after. A failure in the
+  // background is thrown by the next call that hands over a buffer or
+  // waits, with the contract of every write error: the bytes the thread
+  // could not write are buffered again, tell() - buffered() is the first
+  // byte missing from the file, and the error sticks. Default false.
   bool write_behind = false;
 
   // Chosen with sluice-bench --buffer-size (docs/performance.md): 256 KiB was
@@ -261,10 +265,12 @@ class writer {
   void limit_cache(std::uint64_t start, std::uint64_t length);
   void keep_unwritten(std::size_t held, std::uint64_t written) noexcept;
   void start_write_behind();
-  void write_in_background(const char* data, std::size_t size, std::uint64_t offset);
-  void hand_off(std::size_t held);
+  void write_everything();
+  void write_in_background(const char* data, std::size_t size, std::uint64_t offset,
+                           std::uint64_t& written);
+  void hand_off(std::size_t held, std::size_t whole);
   void drain();
-  void take_back_failure();
+  void take_back_failure(std::span<const char> rest);
   void trim_padding();
   std::exception_ptr finish() noexcept;
   void finish_file();
