@@ -1,6 +1,7 @@
 // Helpers the journal tests share.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <sluice/journal.hpp>
