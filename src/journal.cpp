@@ -24,7 +24,8 @@ detail::journal_state& usable(const std::unique_ptr<detail::journal_state>& stat
 }
 
 void start_new_segment(detail::journal_state& s, std::uint64_t number) {
-  s.tail = detail::create_segment(s.dir, number, s.next_lsn, s.options.segment_size);
+  s.tail = detail::create_segment(s.dir, number, s.next_lsn, s.options.segment_size,
+                                  s.options.zero_fill);
   s.tail_offset = detail::segment_header_size;
   s.tail_capacity = s.options.segment_size;
   s.segments.push_back({number, s.next_lsn});

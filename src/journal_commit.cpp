@@ -39,7 +39,7 @@ void rotate(journal_state& state, std::uint64_t first_lsn, std::uint64_t record_
   constexpr std::uint64_t page = 4096;
   std::uint64_t needed = (segment_header_size + record_bytes + page - 1) / page * page;
   std::uint64_t size = std::max(state.options.segment_size, needed);
-  file next = create_segment(state.dir, number, first_lsn, size);
+  file next = create_segment(state.dir, number, first_lsn, size, state.options.zero_fill);
   state.tail.close();
   state.tail = std::move(next);
   state.tail_offset = segment_header_size;

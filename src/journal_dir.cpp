@@ -36,6 +36,16 @@ void parse_entries(const char* buffer, std::size_t size, std::vector<std::string
   }
 }
 
+// Writes zeros over [0, size) of `segment`, 1 MiB per pwritev.
+void write_zeros(file& segment, std::uint64_t size) {
+  std::vector<std::byte> zeros(
+      static_cast<std::size_t>(std::min<std::uint64_t>(size, window_size)));
+  for (std::uint64_t at = 0; at < size; at += zeros.size())
+    segment.write_at(std::span(zeros).first(static_cast<std::size_t>(
+                         std::min<std::uint64_t>(zeros.size(), size - at))),
+                     at);
+}
+
 }  // namespace
 
 std::vector<std::string> list_directory(const std::filesystem::path& dir) {
@@ -65,7 +75,7 @@ bool make_directory(const std::filesystem::path& dir) {
 }
 
 file create_segment(const std::filesystem::path& dir, std::uint64_t number, std::uint64_t first_lsn,
-                    std::uint64_t size) {
+                    std::uint64_t size, bool zero_fill) {
   std::filesystem::path final_path = dir / segment_name(number);
   std::filesystem::path temporary = final_path;
   temporary += ".tmp";
@@ -76,6 +86,7 @@ file create_segment(const std::filesystem::path& dir, std::uint64_t number, std:
     if (e.code().value() != EOPNOTSUPP) throw;
     segment.resize(size);  // sparse, but the size is fixed all the same
   }
+  if (zero_fill) write_zeros(segment, size);
   segment.write_at(encode_segment_header({number, first_lsn}), 0);
   segment.sync_data();
   if (sys().rename(temporary.c_str(), final_path.c_str()) != 0)

@@ -21,11 +21,11 @@ std::vector<std::string> list_directory(const std::filesystem::path& dir);
 bool make_directory(const std::filesystem::path& dir);
 
 // Creates segment `number` of `dir`, `size` bytes preallocated, first record
-// `first_lsn`: <name>.tmp is created, preallocated, given its header and
-// fdatasynced, then renamed and the directory fsynced. Returns it open for
-// reading and writing. Throws system_error; a leftover .tmp is harmless.
+// `first_lsn`: <name>.tmp is created, preallocated (and with `zero_fill`
+// written with zeros), given its header and fdatasynced, then renamed and the directory fsynced.
+// Returns it open for reading and writing. Throws system_error; a leftover .tmp is harmless.
 file create_segment(const std::filesystem::path& dir, std::uint64_t number, std::uint64_t first_lsn,
-                    std::uint64_t size);
+                    std::uint64_t size, bool zero_fill);
 
 // Reads a file through a buffer of at least 1 MiB: bytes(offset, n) returns
 // up to n bytes at `offset` (fewer only at the end of `limit`), valid until

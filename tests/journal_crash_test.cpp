@@ -254,6 +254,11 @@ TEST(journal_crash, recovery_gives_a_prefix_holding_every_committed_record) {
   const crash_case cases[] = {
       {"one thread, 4 KiB segments", {.segment_size = 4096}, 1, 160, 40},
       {"one thread, 64 KiB segments", {.segment_size = 64 * 1024}, 1, 160, 40},
+      {"one thread, 4 KiB zero-filled segments",
+       {.segment_size = 4096, .zero_fill = true},
+       1,
+       60,
+       40},
       {"three threads, 8 KiB segments", {.segment_size = 8192}, 3, 80, 40},
   };
   std::size_t total = 0;

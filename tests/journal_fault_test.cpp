@@ -52,6 +52,31 @@ TEST_F(journal_fault, a_lone_committer_pays_one_write_and_one_fdatasync) {
   EXPECT_EQ(fake.log().size(), 2u);
 }
 
+std::size_t bytes_written(const fake_sys& fake) {
+  std::size_t total = 0;
+  for (const auto& write : fake.pwritevs()) total += write.requested;
+  return total;
+}
+
+TEST_F(journal_fault, zero_fill_writes_each_new_segment_once_and_the_default_does_not) {
+  constexpr std::uint64_t size = 64 * 1024;
+  {
+    fake_sys fake;
+    auto log = journal::open(dir / "reserved", {.segment_size = size});
+    EXPECT_EQ(bytes_written(fake), 64u);  // the header only
+  }
+  fake_sys fake;
+  auto log = journal::open(dir / "filled", {.segment_size = size, .zero_fill = true});
+  EXPECT_EQ(bytes_written(fake), size + 64);
+  for (int i = 1; i <= 400; ++i) log.write(bytes_of(payload(i)));
+  EXPECT_GT(segment_files(dir / "filled").size(), 1u);
+  log.close();
+  auto again = journal::open(dir / "filled", {.segment_size = size, .zero_fill = true});
+  auto records = read_records(again);
+  ASSERT_EQ(records.size(), 400u);
+  expect_clean_prefix(records);
+}
+
 TEST_F(journal_fault, a_failed_fdatasync_poisons_the_journal_and_is_never_retried) {
   fake_sys fake;
   auto log = journal::open(dir.path());
