@@ -173,6 +173,52 @@ TEST_F(journal_basic, truncate_before_drops_whole_old_segments_only) {
   EXPECT_EQ(kept.back(), (read_record{200, payload(200)}));
 }
 
+// --- the bytes on disk (docs/journal-format.md) --------------------------------
+
+// CRC32C bit by bit: slow, obviously right, independent of the library's.
+std::uint32_t reference_crc32c(std::string_view bytes) {
+  std::uint32_t crc = 0xFFFFFFFFu;
+  for (char c : bytes) {
+    crc ^= static_cast<unsigned char>(c);
+    for (int bit = 0; bit < 8; ++bit) crc = (crc >> 1) ^ ((crc & 1) ? 0x82F63B78u : 0);
+  }
+  return ~crc;
+}
+
+std::uint64_t little_endian(std::string_view bytes, std::size_t at, std::size_t n) {
+  std::uint64_t value = 0;
+  for (std::size_t i = n; i-- > 0;)
+    value = (value << 8) | static_cast<unsigned char>(bytes[at + i]);
+  return value;
+}
+
+TEST_F(journal_basic, segments_hold_exactly_the_documented_bytes) {
+  ASSERT_EQ(reference_crc32c("123456789"), 0xE3069283u);  // the standard check value
+  {
+    auto log = journal::open(dir.path(), {.segment_size = 8192});
+    log.write(bytes_of("hello"));
+  }
+  auto segment = segment_files(dir.path()).front();
+  EXPECT_EQ(segment.filename(), "0000000000000001.journal");
+  std::string bytes = read_all(segment);
+  ASSERT_EQ(bytes.size(), 8192u);  // preallocated, the size fixed from the start
+  EXPECT_EQ(bytes.substr(0, 8), "SLUICEJL");
+  EXPECT_EQ(little_endian(bytes, 8, 4), 1u);    // version
+  EXPECT_EQ(little_endian(bytes, 12, 4), 64u);  // header size
+  EXPECT_EQ(little_endian(bytes, 16, 8), 1u);   // segment number
+  EXPECT_EQ(little_endian(bytes, 24, 8), 1u);   // first lsn
+  EXPECT_EQ(little_endian(bytes, 32, 4), reference_crc32c(bytes.substr(0, 32)));
+  EXPECT_EQ(bytes.substr(36, 28), std::string(28, '\0'));
+  std::string_view record(bytes.data() + 64, 24 + 5);
+  EXPECT_EQ(little_endian(record, 0, 4), 5u);   // length
+  EXPECT_EQ(little_endian(record, 8, 8), 1u);   // lsn
+  EXPECT_EQ(little_endian(record, 16, 8), 1u);  // durable mark: nothing before lsn 1
+  std::string covered = std::string(record.substr(0, 4)) + std::string(record.substr(8));
+  EXPECT_EQ(little_endian(record, 4, 4), reference_crc32c(covered));
+  EXPECT_EQ(record.substr(24), "hello");
+  EXPECT_EQ(bytes.substr(64 + 29), std::string(8192 - 64 - 29, '\0'));
+}
+
 // --- recovery ------------------------------------------------------------------
 
 TEST_F(journal_recovery, a_torn_tail_is_cut_and_appending_continues_after_it) {
