@@ -80,6 +80,20 @@ TEST_F(journal_basic, empty_and_large_records_round_trip) {
   EXPECT_EQ(read_records(again), want);
 }
 
+TEST_F(journal_basic, a_record_of_exactly_the_limit_round_trips) {
+  std::string biggest = pattern(journal::max_record_size, 5);
+  {
+    auto log = journal::open(dir.path(), small_segments);
+    log.write(bytes_of("small"));
+    EXPECT_EQ(log.write(bytes_of(biggest)), 2u);
+  }
+  auto log = journal::open(dir.path(), small_segments);
+  auto records = read_records(log);
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[1].lsn, 2u);
+  EXPECT_TRUE(records[1].data == biggest);  // not printed if it fails: 64 MiB
+}
+
 TEST_F(journal_basic, a_record_over_the_limit_is_refused_and_nothing_is_appended) {
   auto log = journal::open(dir.path());
   std::vector<std::byte> huge(journal::max_record_size + 1);
