@@ -256,6 +256,21 @@ TEST_F(journal_recovery, a_torn_tail_is_cut_and_appending_continues_after_it) {
   EXPECT_EQ(read_records(log), expected_records(1, 10));
 }
 
+TEST_F(journal_recovery, every_mode_opens_a_cleanly_closed_journal_and_keeps_its_segment) {
+  {
+    auto log = journal::open(dir.path(), small_segments);
+    write_records(log, 1, 30);
+  }
+  auto segments = segment_files(dir.path()).size();
+  for (auto mode : {recovery_mode::absolute_consistency, recovery_mode::salvage,
+                    recovery_mode::tolerate_torn_tail}) {
+    auto log = journal::open(dir.path(), {.segment_size = 4096, .recovery = mode});
+    EXPECT_EQ(read_records(log), expected_records(1, 30));
+    EXPECT_EQ(log.next_lsn(), 31u);
+  }
+  EXPECT_EQ(segment_files(dir.path()).size(), segments);  // no fresh segment for a clean end
+}
+
 TEST_F(journal_recovery, absolute_consistency_refuses_a_torn_tail) {
   {
     auto log = journal::open(dir.path());
