@@ -1,6 +1,7 @@
 // The real system calls behind detail::sys(), and the switch tests use.
 #include "sluice/detail/sys.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <linux/fiemap.h>
 #include <linux/fs.h>
@@ -44,6 +45,8 @@ constexpr sys_table real_table{
     .sync_file_range = ::sync_file_range,
     .fadvise = real_fadvise,
     .statx = ::statx,
+    .mkdir = ::mkdir,
+    .getdents64 = ::getdents64,
 };
 
 std::atomic<const sys_table*> current{&real_table};

@@ -59,6 +59,8 @@ fake_sys::fake_sys()
           .sync_file_range = sync_file_range_entry,
           .fadvise = fadvise_entry,
           .statx = statx_entry,
+          .mkdir = mkdir_entry,
+          .getdents64 = getdents64_entry,
       } {
   if (active_) throw std::logic_error("fake_sys: one at a time");
   active_ = this;
@@ -209,6 +211,16 @@ int fake_sys::statx_entry(int dir, const char* path, int flags, unsigned mask, s
   std::lock_guard lock(active_->mutex_);
   if (auto planned = active_->next(call::statx)) return failed(planned->error);
   return real().statx(dir, path, flags, mask, out);
+}
+
+int fake_sys::mkdir_entry(const char* path, mode_t mode) {
+  if (auto planned = active_->next(call::mkdir)) return failed(planned->error);
+  return real().mkdir(path, mode);
+}
+
+ssize_t fake_sys::getdents64_entry(int fd, void* buffer, size_t size) {
+  if (auto planned = active_->next(call::getdents64)) return failed(planned->error);
+  return real().getdents64(fd, buffer, size);
 }
 
 int fake_sys::stat_entry(const char* path, struct stat* out) {

@@ -53,9 +53,11 @@ enum class call {
   stat,
   sync_file_range,
   fadvise,
-  statx
+  statx,
+  mkdir,
+  getdents64
 };
-inline constexpr std::size_t call_kinds = 17;
+inline constexpr std::size_t call_kinds = 19;
 
 // One pwritev that reached the fake.
 struct pwritev_record {
@@ -134,6 +136,8 @@ class fake_sys {
   static int sync_file_range_entry(int fd, off_t offset, off_t length, unsigned flags);
   static int fadvise_entry(int fd, off_t offset, off_t length, int advice);
   static int statx_entry(int dir, const char* path, int flags, unsigned mask, struct statx* out);
+  static int mkdir_entry(const char* path, mode_t mode);
+  static ssize_t getdents64_entry(int fd, void* buffer, size_t size);
 
   sluice::detail::sys_table table_;
   std::mutex mutex_;  // held by every entry, for its whole call

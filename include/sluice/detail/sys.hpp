@@ -36,6 +36,10 @@ struct sys_table {
   int (*sync_file_range)(int fd, off_t offset, off_t length, unsigned flags);
   int (*fadvise)(int fd, off_t offset, off_t length, int advice);  // posix_fadvise, errno style
   int (*statx)(int dir, const char* path, int flags, unsigned mask, struct statx* out);
+  int (*mkdir)(const char* path, mode_t mode);
+  // getdents64(2): fills `buffer` with linux_dirent64 entries of the open
+  // directory `fd`; 0 at the end. The journal lists its segments with it.
+  ssize_t (*getdents64)(int fd, void* buffer, size_t size);
 };
 
 // The table of the real system calls.

@@ -1,0 +1,186 @@
+// sluice/journal.hpp - sluice::journal, a durable log of records with group
+// commit and crash recovery. The bytes on disk and the recovery rules are in
+// docs/journal-format.md.
+//
+// A journal lives in one directory of segment files. append() gives each
+// record the next log sequence number (lsn: 1, 2, 3, ...) and keeps it in
+// memory; commit(lsn) returns once every record up to lsn is durable. Many
+// threads may append and commit at once: one of the committers (the leader)
+// writes every record appended so far with one pwritev per segment and makes
+// them durable with one fdatasync, and every committer whose lsn that covers
+// returns without I/O of its own (group commit). A lone committer pays one
+// pwritev and one fdatasync.
+//
+// Errors: std::system_error whose code() is the errno and whose what() names
+// the operation, the file and where it matters the offset. A failed write or
+// sync poisons the journal: that call and every later one throw (an fdatasync
+// is never retried: Linux may have dropped the pages it could not write).
+// Reopening the directory runs recovery again.
+//
+// Example:
+//   auto log = sluice::journal::open("/var/lib/app/log");
+//   for (auto record : log.read_from(1)) replay(record.lsn, record.data);
+//   std::uint64_t lsn = log.append(std::as_bytes(std::span(change)));
+//   log.commit(lsn);                       // durable from here on
+//   log.write(std::as_bytes(std::span(other)));  // append + commit
+//   log.truncate_before(checkpoint_lsn);   // drop old segments
+//   log.close();
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <iterator>
+#include <memory>
+#include <optional>
+#include <span>
+
+namespace sluice {
+
+// What journal::open does with damage it finds (docs/journal-format.md).
+enum class recovery_mode {
+  // The default. A torn tail (the never-committed end of a crash) is cut off;
+  // corruption before data that had been made durable throws EILSEQ naming
+  // the segment and the offset.
+  tolerate_torn_tail,
+  // Any damage throws EILSEQ, a torn tail included: for journals that were
+  // closed cleanly or copied.
+  absolute_consistency,
+  // Keeps the longest valid prefix and continues after it: corruption in the
+  // middle cuts the log there (later segments are renamed *.corrupt).
+  salvage,
+};
+
+struct journal_options {
+  // Bytes preallocated per segment; the journal moves to a new segment when
+  // the next record does not fit. Default 64 MiB, at least 4 KiB. A record
+  // larger than this gets a segment of its own.
+  std::uint64_t segment_size = std::uint64_t{64} << 20;
+  // Default recovery_mode::tolerate_torn_tail.
+  recovery_mode recovery = recovery_mode::tolerate_torn_tail;
+  // Default false: a new segment is reserved with fallocate, whose blocks the
+  // filesystem marks unwritten, so the first commit into each block also
+  // records that it is now written. true: a new segment is also filled with
+  // zeros once when created (segment_size bytes of pwritev, in 1 MiB pieces,
+  // before its fdatasync), so that commits only overwrite written blocks.
+  bool zero_fill = false;
+};
+
+// One record read back: `data` stays valid until the cursor moves on.
+struct journal_record {
+  std::uint64_t lsn;
+  std::span<const std::byte> data;
+};
+
+namespace detail {
+struct journal_state;
+struct cursor_state;
+}  // namespace detail
+
+// The records from one lsn to the last one durable when read_from() was
+// called, in order. Reads each record with a buffered pread (1 MiB at a time)
+// and checks its checksum again; damage throws EILSEQ naming segment and
+// offset. Segments removed by truncate_before() after read_from() throw ENOENT
+// when reached. Move-only; not thread-safe (one cursor per thread).
+class journal_cursor {
+ public:
+  explicit journal_cursor(std::unique_ptr<detail::cursor_state> state) noexcept;
+  journal_cursor(journal_cursor&&) noexcept;
+  journal_cursor& operator=(journal_cursor&&) noexcept;
+  ~journal_cursor();
+
+  // The next record, or nothing at the end.
+  std::optional<journal_record> next();
+
+  // Input iteration, for range-for.
+  class iterator {
+   public:
+    using iterator_category = std::input_iterator_tag;
+    using value_type = journal_record;
+    using difference_type = std::ptrdiff_t;
+    iterator() = default;
+    explicit iterator(journal_cursor* cursor) : cursor_(cursor) { ++*this; }
+    const journal_record& operator*() const { return *current_; }
+    const journal_record* operator->() const { return &*current_; }
+    iterator& operator++() {
+      current_ = cursor_->next();
+      if (!current_) cursor_ = nullptr;
+      return *this;
+    }
+    void operator++(int) { ++*this; }
+    bool operator==(const iterator& other) const { return cursor_ == other.cursor_; }
+
+   private:
+    journal_cursor* cursor_ = nullptr;
+    std::optional<journal_record> current_;
+  };
+  iterator begin() { return iterator(this); }
+  iterator end() { return iterator(); }
+
+ private:
+  std::unique_ptr<detail::cursor_state> state_;
+};
+
+class journal {
+ public:
+  // The largest payload append() takes: 64 MiB.
+  static constexpr std::size_t max_record_size = std::size_t{64} << 20;
+
+  // Opens the journal in `dir`: creates the directory (and syncs its parent)
+  // if missing, starts a new journal in an empty one, else recovers the
+  // segments there by `options.recovery` and fdatasyncs the newest, so every
+  // record read_from() returns is durable. Cost: reads every segment once.
+  // Throws std::system_error: EINVAL for a directory holding other files
+  // ("not a journal directory") or a segment with a wrong magic, checksum or
+  // length; EPROTONOSUPPORT for a newer format; EILSEQ for corruption.
+  static journal open(const std::filesystem::path& dir, journal_options options = {});
+
+  journal() noexcept;  // not open
+  journal(journal&&) noexcept;
+  journal& operator=(journal&&) noexcept;
+  journal(const journal&) = delete;
+  journal& operator=(const journal&) = delete;
+  // Does what close() does; an error goes to the error handler (error.hpp).
+  ~journal();
+
+  // Gives `bytes` the next lsn and returns it. Copies the bytes once into
+  // memory; no system call; not durable until commit(). Throws EMSGSIZE
+  // beyond max_record_size (nothing appended), or a poisoning error.
+  std::uint64_t append(std::span<const std::byte> bytes);
+
+  // Returns once every record with an lsn up to `lsn` is durable. Either
+  // returns at once (already durable), waits for the sync under way, or
+  // leads: one pwritev per segment touched, one fdatasync (and, at a segment
+  // change, the creation of the next segment). EINVAL for an lsn not yet
+  // appended; a failed write or sync poisons the journal and throws.
+  void commit(std::uint64_t lsn);
+
+  // append(bytes), then commit() of it; returns its lsn.
+  std::uint64_t write(std::span<const std::byte> bytes);
+
+  // The records from `lsn` on that are durable now (see journal_cursor).
+  // ERANGE if `lsn` is older than the oldest record kept (truncate_before).
+  journal_cursor read_from(std::uint64_t lsn);
+
+  // Removes every segment whose records all have lsns below `lsn` (never the
+  // newest segment), then fsyncs the directory. One unlink per segment.
+  void truncate_before(std::uint64_t lsn);
+
+  // The lsn the next append() gets. O(1), takes the lock.
+  std::uint64_t next_lsn() const;
+  // The oldest lsn still kept. O(1), takes the lock.
+  std::uint64_t first_lsn() const;
+
+  // Commits everything appended, then closes the segment files, reporting
+  // every error (a poisoning one included). Later calls throw EBADF. Must not
+  // run while another thread uses the journal.
+  void close();
+
+  bool is_open() const noexcept { return state_ != nullptr; }
+
+ private:
+  explicit journal(std::unique_ptr<detail::journal_state> state) noexcept;
+  std::unique_ptr<detail::journal_state> state_;
+};
+
+}  // namespace sluice

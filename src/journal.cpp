@@ -1,0 +1,174 @@
+// sluice::journal: open (with recovery), append, commit, truncate, close.
+#include "sluice/journal.hpp"
+
+#include <cerrno>
+#include <string>
+#include <utility>
+
+#include "journal_dir.hpp"
+#include "journal_format.hpp"
+#include "journal_recovery.hpp"
+#include "journal_state.hpp"
+#include "sluice/detail/sys.hpp"
+#include "sluice/error.hpp"
+
+namespace sluice {
+namespace {
+
+detail::journal_state& usable(const std::unique_ptr<detail::journal_state>& state,
+                              const char* operation) {
+  if (!state)
+    throw std::system_error(EBADF, std::generic_category(),
+                            std::string("sluice: ") + operation + " journal: not open");
+  return *state;
+}
+
+void start_new_segment(detail::journal_state& s, std::uint64_t number) {
+  s.tail = detail::create_segment(s.dir, number, s.next_lsn, s.options.segment_size,
+                                  s.options.zero_fill);
+  s.tail_offset = detail::segment_header_size;
+  s.tail_capacity = s.options.segment_size;
+  s.segments.push_back({number, s.next_lsn});
+}
+
+// Continues the recovered journal: in its newest segment if that ends
+// cleanly, else in a fresh one. Either way the recovered records are synced.
+void continue_recovered(detail::journal_state& s, const detail::recovered_journal& found) {
+  std::uint64_t newest = found.segments.back().number;
+  file last = file::open(s.dir / detail::segment_name(newest), {.mode = open_mode::open_existing});
+  last.sync_data();
+  if (!found.tail_clean) {
+    last.close();
+    start_new_segment(s, newest + 1);
+    return;
+  }
+  s.tail = std::move(last);
+  s.tail_offset = found.tail_offset;
+  s.tail_capacity = found.tail_size;
+}
+
+}  // namespace
+
+journal::journal() noexcept = default;
+journal::journal(std::unique_ptr<detail::journal_state> state) noexcept
+    : state_(std::move(state)) {}
+journal::journal(journal&&) noexcept = default;
+journal& journal::operator=(journal&& other) noexcept {
+  if (this != &other) {
+    journal discarded(std::move(*this));
+    state_ = std::move(other.state_);
+  }
+  return *this;
+}
+
+journal::~journal() {
+  if (!state_) return;
+  try {
+    close();
+  } catch (const std::system_error& e) {
+    detail::report_error(e.code(),
+                         std::string(e.what()) + " (closing a journal in its destructor)");
+  } catch (...) {
+    detail::report_error(std::error_code(EIO, std::generic_category()),
+                         "sluice: close journal in its destructor failed");
+  }
+}
+
+journal journal::open(const std::filesystem::path& dir, journal_options options) {
+  if (options.segment_size < detail::min_segment_size)
+    throw std::system_error(
+        EINVAL, std::generic_category(),
+        detail::describe("open journal", dir.native()) + ": segment_size below 4096 bytes");
+  detail::make_directory(dir);
+  detail::recovered_journal found = detail::recover_journal(dir, options.recovery);
+  auto s = std::make_unique<detail::journal_state>();
+  s->dir = dir;
+  s->options = options;
+  s->next_lsn = s->durable_end = found.next_lsn;
+  s->segments = found.segments;
+  if (found.segments.empty())
+    start_new_segment(*s, 1);
+  else
+    continue_recovered(*s, found);
+  return journal(std::move(s));
+}
+
+std::uint64_t journal::append(std::span<const std::byte> bytes) {
+  detail::journal_state& s = usable(state_, "append to");
+  if (bytes.size() > max_record_size)
+    throw std::system_error(EMSGSIZE, std::generic_category(),
+                            detail::describe("append to journal", s.dir.native()) + ": " +
+                                std::to_string(bytes.size()) +
+                                " bytes, more than the 64 MiB limit");
+  std::lock_guard lock(s.mutex);
+  detail::check_usable(s, "append to journal");
+  detail::encode_record(s.pending, s.next_lsn, s.durable_end, bytes);
+  return s.next_lsn++;
+}
+
+void journal::commit(std::uint64_t lsn) {
+  detail::journal_state& s = usable(state_, "commit");
+  std::unique_lock lock(s.mutex);
+  detail::check_usable(s, "commit journal");
+  if (lsn >= s.next_lsn)
+    throw std::system_error(EINVAL, std::generic_category(),
+                            detail::describe("commit journal", s.dir.native()) + ": lsn " +
+                                std::to_string(lsn) + " was not appended yet");
+  while (s.durable_end <= lsn) {
+    if (!s.leading)
+      detail::lead(s, lock);
+    else
+      s.changed.wait(lock);
+    detail::check_usable(s, "commit journal");
+  }
+}
+
+std::uint64_t journal::write(std::span<const std::byte> bytes) {
+  std::uint64_t lsn = append(bytes);
+  commit(lsn);
+  return lsn;
+}
+
+void journal::truncate_before(std::uint64_t lsn) {
+  detail::journal_state& s = usable(state_, "truncate");
+  std::vector<std::uint64_t> doomed;
+  {
+    std::lock_guard lock(s.mutex);
+    detail::check_usable(s, "truncate journal");
+    while (s.segments.size() > 1 && s.segments[1].first_lsn <= lsn) {
+      doomed.push_back(s.segments.front().number);
+      s.segments.erase(s.segments.begin());
+    }
+  }
+  for (std::uint64_t number : doomed) {
+    std::filesystem::path path = s.dir / detail::segment_name(number);
+    if (detail::sys().unlink(path.c_str()) != 0)
+      detail::throw_error(errno, "remove", path.native());
+  }
+  if (!doomed.empty()) sync_directory(s.dir);
+}
+
+std::uint64_t journal::next_lsn() const {
+  detail::journal_state& s = usable(state_, "query");
+  std::lock_guard lock(s.mutex);
+  return s.next_lsn;
+}
+
+std::uint64_t journal::first_lsn() const {
+  detail::journal_state& s = usable(state_, "query");
+  std::lock_guard lock(s.mutex);
+  return s.segments.front().first_lsn;
+}
+
+void journal::close() {
+  if (!state_) return;
+  std::unique_ptr<detail::journal_state> s = std::move(state_);  // closed whatever happens
+  {
+    std::unique_lock lock(s->mutex);
+    detail::check_usable(*s, "close journal");
+    if (s->durable_end < s->next_lsn) detail::lead(*s, lock);
+  }
+  s->tail.close();
+}
+
+}  // namespace sluice

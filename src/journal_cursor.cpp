@@ -1,0 +1,129 @@
+// journal::read_from and the cursor it returns.
+#include <cerrno>
+#include <optional>
+#include <string>
+
+#include "journal_dir.hpp"
+#include "journal_format.hpp"
+#include "journal_state.hpp"
+#include "sluice/error.hpp"
+#include "sluice/journal.hpp"
+
+namespace sluice {
+namespace detail {
+
+struct cursor_state {
+  std::filesystem::path dir;
+  std::vector<segment_info> segments;  // as they were at read_from()
+  std::uint64_t want;                  // the next lsn to return
+  std::uint64_t end;                   // one past the last lsn to return
+  std::size_t index = 0;               // the segment open in `current`
+  file current;
+  std::optional<read_window> window;
+  std::uint64_t offset = 0;    // of the next record in `current`
+  std::uint64_t expected = 0;  // its lsn
+};
+
+namespace {
+
+std::filesystem::path segment_path(const cursor_state& c) {
+  return c.dir / segment_name(c.segments[c.index].number);
+}
+
+[[noreturn]] void throw_corrupt(const cursor_state& c, const std::string& reason) {
+  throw std::system_error(
+      EILSEQ, std::generic_category(),
+      describe("read journal", segment_path(c).native(), c.offset) + ": " + reason);
+}
+
+void open_current(cursor_state& c) {
+  c.current = file::open(segment_path(c), {.mode = open_mode::read_only});
+  c.window.emplace(c.current, c.current.size());
+  segment_header header{};
+  if (auto problem = check_segment_header(c.window->bytes(0, segment_header_size),
+                                          c.segments[c.index].number, header))
+    throw std::system_error(
+        problem->error, std::generic_category(),
+        describe("read journal", segment_path(c).native()) + ": " + problem->message);
+  c.offset = segment_header_size;
+  c.expected = header.first_lsn;
+}
+
+// Opens the segment holding c.want (first call) or the next one once the
+// current one's records are all read.
+void position(cursor_state& c) {
+  if (!c.current.is_open()) {
+    while (c.index + 1 < c.segments.size() && c.segments[c.index + 1].first_lsn <= c.want)
+      ++c.index;
+    open_current(c);
+    return;
+  }
+  if (c.index + 1 < c.segments.size() && c.segments[c.index + 1].first_lsn <= c.expected) {
+    while (c.index + 1 < c.segments.size() && c.segments[c.index + 1].first_lsn <= c.expected)
+      ++c.index;
+    open_current(c);
+  }
+}
+
+// Reads and checks the record at c.offset; returns its payload.
+std::span<const std::byte> read_record(cursor_state& c) {
+  auto header_bytes = c.window->bytes(c.offset, record_header_size);
+  if (header_bytes.size() < record_header_size)
+    throw_corrupt(c, "record " + std::to_string(c.expected) + " is missing");
+  record_header header = decode_record_header(header_bytes.data());
+  std::uint64_t total = record_header_size + std::uint64_t{header.length};
+  if (header.lsn != c.expected || header.length > max_record_payload ||
+      c.offset + total > c.window->limit())
+    throw_corrupt(c, "record " + std::to_string(c.expected) + " is corrupt");
+  auto record = c.window->bytes(c.offset, static_cast<std::size_t>(total));
+  if (record.size() < total ||
+      !record_checksum_matches(record.data(), record.subspan(record_header_size)))
+    throw_corrupt(c, "record " + std::to_string(c.expected) + " fails its checksum");
+  c.offset += total;
+  ++c.expected;
+  return record.subspan(record_header_size);
+}
+
+}  // namespace
+}  // namespace detail
+
+journal_cursor::journal_cursor(std::unique_ptr<detail::cursor_state> state) noexcept
+    : state_(std::move(state)) {}
+journal_cursor::journal_cursor(journal_cursor&&) noexcept = default;
+journal_cursor& journal_cursor::operator=(journal_cursor&&) noexcept = default;
+journal_cursor::~journal_cursor() = default;
+
+std::optional<journal_record> journal_cursor::next() {
+  detail::cursor_state& c = *state_;
+  while (c.want < c.end) {
+    detail::position(c);
+    std::uint64_t lsn = c.expected;
+    std::span<const std::byte> data = detail::read_record(c);
+    if (lsn >= c.want) {
+      c.want = lsn + 1;
+      return journal_record{lsn, data};
+    }
+  }
+  return std::nullopt;
+}
+
+journal_cursor journal::read_from(std::uint64_t lsn) {
+  if (!state_)
+    throw std::system_error(EBADF, std::generic_category(), "sluice: read journal: not open");
+  detail::journal_state& s = *state_;
+  auto cursor = std::make_unique<detail::cursor_state>();
+  std::lock_guard lock(s.mutex);
+  detail::check_usable(s, "read journal");
+  if (lsn < s.segments.front().first_lsn)
+    throw std::system_error(ERANGE, std::generic_category(),
+                            detail::describe("read journal", s.dir.native()) + ": lsn " +
+                                std::to_string(lsn) + " is older than the oldest kept, " +
+                                std::to_string(s.segments.front().first_lsn));
+  cursor->dir = s.dir;
+  cursor->segments = s.segments;
+  cursor->want = lsn;
+  cursor->end = s.durable_end;
+  return journal_cursor(std::move(cursor));
+}
+
+}  // namespace sluice

@@ -1,0 +1,112 @@
+#include "journal_dir.hpp"
+
+#include <dirent.h>
+#include <fcntl.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "journal_format.hpp"
+#include "sluice/detail/sys.hpp"
+#include "sluice/error.hpp"
+#include "transfer.hpp"
+
+namespace sluice::detail {
+namespace {
+
+constexpr std::size_t window_size = std::size_t{1} << 20;
+
+file open_directory(const std::filesystem::path& dir) {
+  int fd = restart_interrupted(
+      [&] { return sys().open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0); });
+  if (fd < 0) throw_error(errno, "open directory", dir.native());
+  return file(fd, dir.native());
+}
+
+// Appends the names of one getdents64 buffer.
+void parse_entries(const char* buffer, std::size_t size, std::vector<std::string>& names) {
+  for (std::size_t at = 0; at < size;) {
+    dirent64 entry;
+    std::size_t fixed = offsetof(dirent64, d_name);
+    std::memcpy(&entry, buffer + at, fixed);
+    std::string name(buffer + at + fixed);
+    if (name != "." && name != "..") names.push_back(std::move(name));
+    at += entry.d_reclen;
+  }
+}
+
+// Writes zeros over [0, size) of `segment`, 1 MiB per pwritev.
+void write_zeros(file& segment, std::uint64_t size) {
+  std::vector<std::byte> zeros(
+      static_cast<std::size_t>(std::min<std::uint64_t>(size, window_size)));
+  for (std::uint64_t at = 0; at < size; at += zeros.size())
+    segment.write_at(std::span(zeros).first(static_cast<std::size_t>(
+                         std::min<std::uint64_t>(zeros.size(), size - at))),
+                     at);
+}
+
+}  // namespace
+
+std::vector<std::string> list_directory(const std::filesystem::path& dir) {
+  file directory = open_directory(dir);
+  std::vector<std::string> names;
+  std::vector<char> buffer(32 * 1024);
+  for (;;) {
+    ssize_t n = sys().getdents64(directory.native_handle(), buffer.data(), buffer.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw_error(errno, "list directory", dir.native());
+    if (n == 0) break;
+    parse_entries(buffer.data(), static_cast<std::size_t>(n), names);
+  }
+  directory.close();
+  return names;
+}
+
+bool make_directory(const std::filesystem::path& dir) {
+  if (sys().mkdir(dir.c_str(), 0777) != 0) {
+    if (errno != EEXIST) throw_error(errno, "create directory", dir.native());
+    open_directory(dir).close();  // ENOTDIR if it is something else
+    return false;
+  }
+  std::filesystem::path parent = dir.parent_path();
+  sync_directory(parent.empty() ? "." : parent);
+  return true;
+}
+
+file create_segment(const std::filesystem::path& dir, std::uint64_t number, std::uint64_t first_lsn,
+                    std::uint64_t size, bool zero_fill) {
+  std::filesystem::path final_path = dir / segment_name(number);
+  std::filesystem::path temporary = final_path;
+  temporary += ".tmp";
+  file segment = file::open(temporary, {.mode = open_mode::create_new});
+  try {
+    segment.preallocate(0, size);
+  } catch (const std::system_error& e) {
+    if (e.code().value() != EOPNOTSUPP) throw;
+    segment.resize(size);  // sparse, but the size is fixed all the same
+  }
+  if (zero_fill) write_zeros(segment, size);
+  segment.write_at(encode_segment_header({number, first_lsn}), 0);
+  segment.sync_data();
+  if (sys().rename(temporary.c_str(), final_path.c_str()) != 0)
+    throw_error(errno, "rename", temporary.native());
+  sync_directory(dir);
+  return file(segment.release(), final_path.native());
+}
+
+std::span<const std::byte> read_window::bytes(std::uint64_t offset, std::size_t n) {
+  if (offset >= limit_) return {};
+  n = static_cast<std::size_t>(std::min<std::uint64_t>(n, limit_ - offset));
+  if (offset < start_ || offset + n > start_ + buffer_.size()) {
+    std::size_t want = static_cast<std::size_t>(
+        std::min<std::uint64_t>(std::max(n, window_size), limit_ - offset));
+    buffer_.resize(want);
+    buffer_.resize(source_.read_at(buffer_, offset));
+    start_ = offset;
+    n = std::min(n, buffer_.size());
+  }
+  return {buffer_.data() + (offset - start_), n};
+}
+
+}  // namespace sluice::detail

@@ -1,0 +1,46 @@
+// The journal's directory: listing it, creating it and creating segments in
+// it, and a windowed reader over a segment. Everything through sluice::file
+// and detail::sys.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "sluice/file.hpp"
+
+namespace sluice::detail {
+
+// The names in directory `dir` ("." and ".." left out). Throws system_error.
+std::vector<std::string> list_directory(const std::filesystem::path& dir);
+
+// Creates directory `dir` if it is missing and syncs its parent; returns true
+// if it created it. Throws system_error (ENOTDIR if `dir` is a file).
+bool make_directory(const std::filesystem::path& dir);
+
+// Creates segment `number` of `dir`, `size` bytes preallocated, first record
+// `first_lsn`: <name>.tmp is created, preallocated (and with `zero_fill`
+// written with zeros), given its header and fdatasynced, then renamed and the directory fsynced.
+// Returns it open for reading and writing. Throws system_error; a leftover .tmp is harmless.
+file create_segment(const std::filesystem::path& dir, std::uint64_t number, std::uint64_t first_lsn,
+                    std::uint64_t size, bool zero_fill);
+
+// Reads a file through a buffer of at least 1 MiB: bytes(offset, n) returns
+// up to n bytes at `offset` (fewer only at the end of `limit`), valid until
+// the next call. One pread per buffer refill.
+class read_window {
+ public:
+  read_window(file& source, std::uint64_t limit) : source_(source), limit_(limit) {}
+  std::span<const std::byte> bytes(std::uint64_t offset, std::size_t n);
+  std::uint64_t limit() const noexcept { return limit_; }
+
+ private:
+  file& source_;
+  std::uint64_t limit_;
+  std::uint64_t start_ = 0;
+  std::vector<std::byte> buffer_;
+};
+
+}  // namespace sluice::detail

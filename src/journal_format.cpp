@@ -1,0 +1,129 @@
+#include "journal_format.hpp"
+
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+
+#include "crc32c.hpp"
+
+namespace sluice::detail {
+namespace {
+
+constexpr char magic[8] = {'S', 'L', 'U', 'I', 'C', 'E', 'J', 'L'};
+constexpr std::string_view segment_suffix = ".journal";
+
+void put32(std::byte* out, std::uint32_t value) noexcept {
+  for (int i = 0; i < 4; ++i) out[i] = static_cast<std::byte>(value >> (8 * i));
+}
+void put64(std::byte* out, std::uint64_t value) noexcept {
+  for (int i = 0; i < 8; ++i) out[i] = static_cast<std::byte>(value >> (8 * i));
+}
+std::uint32_t get32(const std::byte* in) noexcept {
+  std::uint32_t value = 0;
+  for (int i = 3; i >= 0; --i) value = (value << 8) | std::to_integer<std::uint32_t>(in[i]);
+  return value;
+}
+std::uint64_t get64(const std::byte* in) noexcept {
+  std::uint64_t value = 0;
+  for (int i = 7; i >= 0; --i) value = (value << 8) | std::to_integer<std::uint64_t>(in[i]);
+  return value;
+}
+
+// The record checksum covers bytes [0, 4) and [8, 24) of the header, then the payload.
+std::uint32_t record_checksum(const std::byte* header,
+                              std::span<const std::byte> payload) noexcept {
+  std::uint32_t state = crc32c_extend(crc32c_init, {header, 4});
+  state = crc32c_extend(state, {header + 8, record_header_size - 8});
+  return crc32c_finish(crc32c_extend(state, payload));
+}
+
+}  // namespace
+
+std::string segment_name(std::uint64_t number) {
+  char digits[17];
+  auto [end, ec] = std::to_chars(digits, digits + 16, number, 16);
+  std::string name(16 - static_cast<std::size_t>(end - digits), '0');
+  name.append(digits, end);
+  return name += segment_suffix;
+}
+
+parsed_entry parse_entry(std::string_view name) {
+  parsed_entry foreign{entry_kind::foreign, 0};
+  if (name.size() < 16 + segment_suffix.size()) return foreign;
+  std::uint64_t number = 0;
+  auto [end, ec] = std::from_chars(name.data(), name.data() + 16, number, 16);
+  if (ec != std::errc() || end != name.data() + 16) return foreign;
+  for (char c : name.substr(0, 16))
+    if (c >= 'A' && c <= 'F') return foreign;  // names are lower-case
+  std::string_view rest = name.substr(16);
+  if (rest == segment_suffix) return {entry_kind::segment, number};
+  if (rest == ".journal.tmp") return {entry_kind::temporary, number};
+  if (rest == ".journal.corrupt") return {entry_kind::corrupt, number};
+  return foreign;
+}
+
+std::vector<std::byte> encode_segment_header(const segment_header& header) {
+  std::vector<std::byte> bytes(segment_header_size);
+  std::memcpy(bytes.data(), magic, sizeof magic);
+  put32(&bytes[8], journal_version);
+  put32(&bytes[12], segment_header_size);
+  put64(&bytes[16], header.number);
+  put64(&bytes[24], header.first_lsn);
+  put32(&bytes[32], crc32c({bytes.data(), 32}));
+  return bytes;
+}
+
+std::optional<header_problem> check_segment_header(std::span<const std::byte> bytes,
+                                                   std::uint64_t expected_number,
+                                                   segment_header& out) {
+  if (bytes.empty()) return header_problem{EINVAL, "empty file, not a journal segment"};
+  if (bytes.size() < segment_header_size)
+    return header_problem{EINVAL, "shorter than a segment header"};
+  if (std::memcmp(bytes.data(), magic, sizeof magic) != 0)
+    return header_problem{EINVAL, "wrong magic, not a journal segment"};
+  // The version first: a newer format may lay out (and checksum) its header differently.
+  std::uint32_t version = get32(&bytes[8]);
+  if (version > journal_version)
+    return header_problem{EPROTONOSUPPORT, "format version " + std::to_string(version) +
+                                               " written by a newer sluice"};
+  if (get32(&bytes[32]) != crc32c(bytes.first(32)))
+    return header_problem{EINVAL, "segment header checksum mismatch"};
+  if (version == 0 || get32(&bytes[12]) != segment_header_size)
+    return header_problem{EINVAL, "bad format version or header size"};
+  out.number = get64(&bytes[16]);
+  out.first_lsn = get64(&bytes[24]);
+  if (out.number != expected_number)
+    return header_problem{
+        EINVAL, "segment number " + std::to_string(out.number) + " does not match the file name"};
+  if (out.first_lsn == 0) return header_problem{EINVAL, "first lsn 0"};
+  return std::nullopt;
+}
+
+record_header decode_record_header(const std::byte* bytes) noexcept {
+  return {get32(bytes), get32(bytes + 4), get64(bytes + 8), get64(bytes + 16)};
+}
+
+void encode_record(std::vector<std::byte>& out, std::uint64_t lsn, std::uint64_t durable_mark,
+                   std::span<const std::byte> payload) {
+  std::size_t at = out.size();
+  out.resize(at + record_header_size + payload.size());
+  std::byte* header = out.data() + at;
+  put32(header, static_cast<std::uint32_t>(payload.size()));
+  put64(header + 8, lsn);
+  put64(header + 16, durable_mark);
+  if (!payload.empty()) std::memcpy(header + record_header_size, payload.data(), payload.size());
+  put32(header + 4, record_checksum(header, payload));
+}
+
+bool record_checksum_matches(const std::byte* header_bytes,
+                             std::span<const std::byte> payload) noexcept {
+  return get32(header_bytes + 4) == record_checksum(header_bytes, payload);
+}
+
+bool all_zero(std::span<const std::byte> bytes) noexcept {
+  for (std::byte b : bytes)
+    if (b != std::byte{0}) return false;
+  return true;
+}
+
+}  // namespace sluice::detail

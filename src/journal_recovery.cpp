@@ -1,0 +1,179 @@
+#include "journal_recovery.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <optional>
+#include <string>
+
+#include "journal_dir.hpp"
+#include "journal_format.hpp"
+#include "sluice/detail/sys.hpp"
+#include "sluice/error.hpp"
+
+namespace sluice::detail {
+namespace {
+
+[[noreturn]] void throw_corrupt(const std::filesystem::path& segment, std::uint64_t offset,
+                                const std::string& reason) {
+  throw std::system_error(EILSEQ, std::generic_category(),
+                          describe("recover journal", segment.native(), offset) + ": " + reason);
+}
+
+// The segment numbers in `dir`, sorted; removes *.tmp leftovers.
+std::vector<std::uint64_t> segment_numbers(const std::filesystem::path& dir) {
+  std::vector<std::uint64_t> numbers;
+  for (const std::string& name : list_directory(dir)) {
+    parsed_entry entry = parse_entry(name);
+    if (entry.kind == entry_kind::foreign)
+      throw std::system_error(EINVAL, std::generic_category(),
+                              describe("open journal", dir.native()) +
+                                  ": not a journal directory (it holds '" + name + "')");
+    if (entry.kind == entry_kind::segment) numbers.push_back(entry.number);
+    if (entry.kind == entry_kind::temporary && sys().unlink((dir / name).c_str()) != 0)
+      throw_error(errno, "remove", (dir / name).native());
+  }
+  std::sort(numbers.begin(), numbers.end());
+  return numbers;
+}
+
+// One segment, open for reading, with its header checked.
+struct open_segment {
+  std::filesystem::path path;
+  file handle;
+  std::uint64_t size;
+  segment_info info;
+};
+
+open_segment open_and_check(const std::filesystem::path& dir, std::uint64_t number) {
+  open_segment segment{dir / segment_name(number), {}, 0, {number, 0}};
+  segment.handle = file::open(segment.path, {.mode = open_mode::read_only});
+  segment.size = segment.handle.size();
+  read_window window(segment.handle, segment.size);
+  segment_header header{};
+  if (auto problem = check_segment_header(window.bytes(0, segment_header_size), number, header))
+    throw std::system_error(
+        problem->error, std::generic_category(),
+        describe("open journal segment", segment.path.native()) + ": " + problem->message);
+  segment.info.first_lsn = header.first_lsn;
+  return segment;
+}
+
+struct scan_result {
+  std::uint64_t end_offset;  // after the last valid record
+  std::uint64_t next_lsn;    // one past it
+};
+
+// Follows the valid records of a segment from its header on.
+scan_result scan_records(read_window& window, std::uint64_t lsn) {
+  std::uint64_t offset = segment_header_size;
+  for (;;) {
+    auto header_bytes = window.bytes(offset, record_header_size);
+    if (header_bytes.size() < record_header_size) break;
+    record_header header = decode_record_header(header_bytes.data());
+    std::uint64_t total = record_header_size + std::uint64_t{header.length};
+    if (header.lsn != lsn || header.length > max_record_payload || offset + total > window.limit())
+      break;
+    auto record = window.bytes(offset, static_cast<std::size_t>(total));
+    if (record.size() < total) break;  // the file shrank under us
+    if (!record_checksum_matches(record.data(), record.subspan(record_header_size))) break;
+    offset += total;
+    ++lsn;
+  }
+  return {offset, lsn};
+}
+
+bool only_zeros_after(read_window& window, std::uint64_t offset) {
+  constexpr std::size_t chunk = 64 * 1024;
+  for (; offset < window.limit(); offset += chunk)
+    if (!all_zero(window.bytes(offset, chunk))) return false;
+  return true;
+}
+
+// A valid record after `from` whose durable mark says record `cut_lsn` had
+// been made durable: proof that the cut at `from` loses committed data.
+std::optional<std::uint64_t> durable_record_after(read_window& window, std::uint64_t from,
+                                                  std::uint64_t cut_lsn) {
+  for (std::uint64_t at = from; at + record_header_size <= window.limit(); ++at) {
+    auto header_bytes = window.bytes(at, record_header_size);
+    if (header_bytes.size() < record_header_size) break;
+    record_header header = decode_record_header(header_bytes.data());
+    if (header.lsn <= cut_lsn || header.durable_mark <= cut_lsn ||
+        header.length > max_record_payload ||
+        at + record_header_size + header.length > window.limit())
+      continue;
+    auto record = window.bytes(at, record_header_size + header.length);
+    if (record.size() < record_header_size + header.length) break;
+    if (record_checksum_matches(record.data(), record.subspan(record_header_size)))
+      return header.lsn;
+  }
+  return std::nullopt;
+}
+
+void rename_corrupt(const std::filesystem::path& dir, std::uint64_t number) {
+  std::filesystem::path from = dir / segment_name(number);
+  std::filesystem::path to = from;
+  to += ".corrupt";
+  if (sys().rename(from.c_str(), to.c_str()) != 0) throw_error(errno, "rename", from.native());
+}
+
+// Checks what follows the last valid record of the newest segment.
+void check_tail(open_segment& segment, read_window& window, const scan_result& scan,
+                recovery_mode mode, recovered_journal& out) {
+  out.tail_offset = scan.end_offset;
+  out.tail_size = segment.size;
+  out.tail_clean = only_zeros_after(window, scan.end_offset);
+  if (out.tail_clean || mode == recovery_mode::salvage) return;
+  if (mode == recovery_mode::absolute_consistency)
+    throw_corrupt(segment.path, scan.end_offset,
+                  "record " + std::to_string(scan.next_lsn) + " is torn or corrupt");
+  if (auto later = durable_record_after(window, scan.end_offset, scan.next_lsn))
+    throw_corrupt(segment.path, scan.end_offset,
+                  "record " + std::to_string(scan.next_lsn) + " is corrupt but record " +
+                      std::to_string(*later) + " written after it says it was durable");
+}
+
+}  // namespace
+
+recovered_journal recover_journal(const std::filesystem::path& dir, recovery_mode mode) {
+  recovered_journal out;
+  std::vector<std::uint64_t> numbers = segment_numbers(dir);
+  if (numbers.empty()) return out;
+  std::vector<open_segment> segments;
+  for (std::size_t i = 0; i < numbers.size(); ++i) {
+    if (i > 0 && numbers[i] != numbers[i - 1] + 1) {
+      if (mode != recovery_mode::salvage)
+        throw_corrupt(dir / segment_name(numbers[i - 1] + 1), 0, "segment missing");
+      for (std::size_t j = i; j < numbers.size(); ++j) rename_corrupt(dir, numbers[j]);
+      break;
+    }
+    segments.push_back(open_and_check(dir, numbers[i]));
+  }
+  std::uint64_t lsn = segments.front().info.first_lsn;
+  for (std::size_t i = 0; i < segments.size(); ++i) {
+    open_segment& segment = segments[i];
+    read_window window(segment.handle, segment.size);
+    scan_result scan = scan_records(window, lsn);
+    out.segments.push_back(segment.info);
+    lsn = scan.next_lsn;
+    bool newest = i + 1 == segments.size();
+    if (!newest && segments[i + 1].info.first_lsn != lsn) {
+      if (mode != recovery_mode::salvage)
+        throw_corrupt(segment.path, scan.end_offset,
+                      "record " + std::to_string(lsn) +
+                          " is corrupt but the next segment starts at lsn " +
+                          std::to_string(segments[i + 1].info.first_lsn));
+      for (std::size_t j = i + 1; j < segments.size(); ++j)
+        rename_corrupt(dir, segments[j].info.number);
+      newest = true;
+    }
+    if (newest) {
+      check_tail(segment, window, scan, mode, out);
+      break;
+    }
+  }
+  out.next_lsn = lsn;
+  if (mode == recovery_mode::salvage) sync_directory(dir);
+  return out;
+}
+
+}  // namespace sluice::detail

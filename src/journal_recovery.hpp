@@ -1,0 +1,32 @@
+// Recovery: what journal::open finds in an existing journal directory, by the
+// rules of docs/journal-format.md.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <vector>
+
+#include "sluice/journal.hpp"
+
+namespace sluice::detail {
+
+struct segment_info {
+  std::uint64_t number;
+  std::uint64_t first_lsn;
+};
+
+struct recovered_journal {
+  std::vector<segment_info> segments;  // oldest first; empty for a new journal
+  std::uint64_t next_lsn = 1;          // one past the last valid record
+  std::uint64_t tail_offset = 0;       // after the last valid record of the newest segment
+  std::uint64_t tail_size = 0;         // the newest segment's size
+  bool tail_clean = true;              // nothing but zeros after tail_offset
+};
+
+// Lists, validates and scans the segments of `dir`; removes *.tmp leftovers
+// and, in salvage mode, renames segments past a corruption to *.corrupt.
+// Reads every segment once; writes nothing else. Throws std::system_error
+// (EINVAL, EPROTONOSUPPORT, EILSEQ or the errno of a failed call).
+recovered_journal recover_journal(const std::filesystem::path& dir, recovery_mode mode);
+
+}  // namespace sluice::detail

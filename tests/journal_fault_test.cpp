@@ -1,0 +1,171 @@
+// sluice::journal under injected failures (fake_sys): a failed write or sync
+// poisons the journal, an fdatasync is never retried, and what a lone
+// committer costs.
+#include <gtest/gtest.h>
+
+#include <cerrno>
+#include <sluice/sluice.hpp>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "fake_sys.hpp"
+#include "journal_test_support.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using namespace sluice_test;
+using sluice::journal;
+
+using journal_fault = dir_test;
+
+// Every record read back is record i with payload(i), from 1 on.
+void expect_clean_prefix(const std::vector<read_record>& records) {
+  for (std::size_t i = 0; i < records.size(); ++i)
+    EXPECT_EQ(records[i], (read_record{i + 1, payload(i + 1)}));
+}
+
+void expect_poisoned(journal& log, int error) {
+  auto e = thrown([&] { log.append(bytes_of("more")); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), error);
+  EXPECT_NE(std::string(e->what()).find("refused"), std::string::npos) << e->what();
+  e = thrown([&] { log.commit(1); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), error);
+  e = thrown([&] { log.read_from(1); });
+  ASSERT_TRUE(e);
+  e = thrown([&] { log.close(); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), error);
+}
+
+TEST_F(journal_fault, a_lone_committer_pays_one_write_and_one_fdatasync) {
+  auto log = journal::open(dir.path());
+  fake_sys fake;
+  for (int i = 1; i <= 10; ++i) log.append(bytes_of(payload(i)));
+  log.commit(10);
+  EXPECT_EQ(fake.calls(call::pwritev), 1);
+  EXPECT_EQ(fake.calls(call::fdatasync), 1);
+  log.commit(3);  // already durable: no system call
+  EXPECT_EQ(fake.log().size(), 2u);
+}
+
+std::size_t bytes_written(const fake_sys& fake) {
+  std::size_t total = 0;
+  for (const auto& write : fake.pwritevs()) total += write.requested;
+  return total;
+}
+
+TEST_F(journal_fault, zero_fill_writes_each_new_segment_once_and_the_default_does_not) {
+  constexpr std::uint64_t size = 64 * 1024;
+  {
+    fake_sys fake;
+    auto log = journal::open(dir / "reserved", {.segment_size = size});
+    EXPECT_EQ(bytes_written(fake), 64u);  // the header only
+  }
+  fake_sys fake;
+  auto log = journal::open(dir / "filled", {.segment_size = size, .zero_fill = true});
+  EXPECT_EQ(bytes_written(fake), size + 64);
+  for (int i = 1; i <= 400; ++i) log.write(bytes_of(payload(i)));
+  EXPECT_GT(segment_files(dir / "filled").size(), 1u);
+  log.close();
+  auto again = journal::open(dir / "filled", {.segment_size = size, .zero_fill = true});
+  auto records = read_records(again);
+  ASSERT_EQ(records.size(), 400u);
+  expect_clean_prefix(records);
+}
+
+TEST_F(journal_fault, a_failed_fdatasync_poisons_the_journal_and_is_never_retried) {
+  fake_sys fake;
+  auto log = journal::open(dir.path());
+  for (int i = 1; i <= 3; ++i) log.write(bytes_of(payload(i)));
+  fake.fail(call::fdatasync, fake.calls(call::fdatasync) + 1, EIO);
+  auto e = thrown([&] { log.write(bytes_of(payload(4))); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EIO);
+  EXPECT_NE(std::string(e->what()).find("fdatasync"), std::string::npos) << e->what();
+  int syncs = fake.calls(call::fdatasync);
+  expect_poisoned(log, EIO);
+  EXPECT_EQ(fake.calls(call::fdatasync), syncs);
+  // Reopening recovers a clean prefix holding every committed record.
+  auto again = journal::open(dir.path());
+  auto records = read_records(again);
+  EXPECT_GE(records.size(), 3u);
+  expect_clean_prefix(records);
+}
+
+TEST_F(journal_fault, enospc_on_the_write_poisons_the_journal) {
+  fake_sys fake;
+  auto log = journal::open(dir.path());
+  log.write(bytes_of(payload(1)));
+  fake.fail(call::pwritev, fake.calls(call::pwritev) + 1, ENOSPC);
+  auto e = thrown([&] { log.write(bytes_of(payload(2))); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), ENOSPC);
+  EXPECT_NE(std::string(e->what()).find("write"), std::string::npos) << e->what();
+  expect_poisoned(log, ENOSPC);
+  auto again = journal::open(dir.path());
+  EXPECT_EQ(read_records(again), (std::vector<read_record>{{1, payload(1)}}));
+}
+
+TEST_F(journal_fault, a_short_write_is_continued_and_then_a_failure_poisons) {
+  fake_sys fake;
+  auto log = journal::open(dir.path());
+  int writes = fake.calls(call::pwritev);
+  fake.short_transfer(call::pwritev, writes + 1, 10);
+  log.write(bytes_of(payload(1)));  // continued: one more pwritev
+  EXPECT_EQ(fake.calls(call::pwritev), writes + 2);
+  fake.short_transfer(call::pwritev, writes + 3, 7);
+  fake.fail(call::pwritev, writes + 4, ENOSPC);
+  auto e = thrown([&] { log.write(bytes_of(payload(2))); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), ENOSPC);
+  expect_poisoned(log, ENOSPC);
+  auto again = journal::open(dir.path());
+  EXPECT_EQ(read_records(again), (std::vector<read_record>{{1, payload(1)}}));
+}
+
+TEST_F(journal_fault, a_failure_creating_the_next_segment_poisons_and_recovery_cleans_up) {
+  fake_sys fake;
+  auto log = journal::open(dir.path(), {.segment_size = 4096});
+  int opens = fake.calls(call::open);
+  fake.fail(call::rename, fake.calls(call::rename) + 1, EIO);
+  std::optional<std::system_error> e;
+  std::uint64_t i = 1;
+  for (; i < 100 && !e; ++i) e = thrown([&] { log.write(bytes_of(payload(i))); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EIO);
+  EXPECT_GT(fake.calls(call::open), opens);
+  expect_poisoned(log, EIO);
+  auto again = journal::open(dir.path(), {.segment_size = 4096});
+  auto records = read_records(again);
+  EXPECT_GE(records.size(), i - 2);  // every record whose write returned
+  expect_clean_prefix(records);
+}
+
+TEST_F(journal_fault, every_waiting_committer_sees_the_failure) {
+  fake_sys fake;
+  auto log = journal::open(dir.path());
+  int syncs = fake.calls(call::fdatasync);
+  fake.fail(call::fdatasync, syncs + 1, EIO);
+  constexpr int threads = 6;
+  std::vector<int> errors(threads, 0);
+  std::vector<std::thread> committers;
+  for (int t = 0; t < threads; ++t)
+    committers.emplace_back([&, t] {
+      try {
+        for (int i = 0; i < 20; ++i) log.write(bytes_of(payload(t * 100 + i)));
+      } catch (const std::system_error& e) {
+        errors[t] = e.code().value();
+      }
+    });
+  for (auto& thread : committers) thread.join();
+  for (int t = 0; t < threads; ++t) EXPECT_EQ(errors[t], EIO) << "thread " << t;
+  EXPECT_EQ(fake.calls(call::fdatasync), syncs + 1);  // one failure, never retried
+  auto e = thrown([&] { log.close(); });
+  ASSERT_TRUE(e);
+}
+
+}  // namespace

@@ -1,0 +1,421 @@
+// sluice::journal: round trips, rotation, truncate_before, reopening and
+// recovery, and refusing what is not a journal.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sluice/sluice.hpp>
+#include <string>
+#include <vector>
+
+#include "journal_test_support.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using namespace sluice_test;
+using sluice::journal;
+using sluice::journal_options;
+using sluice::recovery_mode;
+
+using journal_basic = dir_test;
+using journal_recovery = dir_test;
+using journal_bad_input = dir_test;
+
+constexpr journal_options small_segments{.segment_size = 4096};
+
+std::vector<read_record> expected_records(std::uint64_t first, std::uint64_t last) {
+  std::vector<read_record> out;
+  for (std::uint64_t i = first; i <= last; ++i) out.push_back({i, payload(i)});
+  return out;
+}
+
+void write_records(journal& log, std::uint64_t first, std::uint64_t last) {
+  for (std::uint64_t i = first; i <= last; ++i) ASSERT_EQ(log.write(bytes_of(payload(i))), i);
+}
+
+// Overwrites `n` bytes of `path` at `offset` with `byte`.
+void damage(const std::filesystem::path& path, std::uint64_t offset, std::size_t n, char byte) {
+  std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+  f.seekp(static_cast<std::streamoff>(offset));
+  std::string bytes(n, byte);
+  f.write(bytes.data(), static_cast<std::streamsize>(n));
+  ASSERT_TRUE(f.good());
+}
+
+std::string error_text(const std::optional<std::system_error>& e) { return e ? e->what() : ""; }
+
+// --- round trips -------------------------------------------------------------
+
+TEST_F(journal_basic, a_new_directory_is_created_and_starts_at_lsn_1) {
+  auto log = journal::open(dir / "log");
+  EXPECT_EQ(log.next_lsn(), 1u);
+  EXPECT_EQ(log.first_lsn(), 1u);
+  EXPECT_TRUE(read_records(log).empty());
+  EXPECT_EQ(segment_files(dir / "log").size(), 1u);
+  log.close();
+  EXPECT_FALSE(log.is_open());
+}
+
+TEST_F(journal_basic, written_records_read_back_in_order_with_their_lsns) {
+  auto log = journal::open(dir.path());
+  write_records(log, 1, 50);
+  EXPECT_EQ(read_records(log), expected_records(1, 50));
+  EXPECT_EQ(read_records(log, 40), expected_records(40, 50));
+  EXPECT_TRUE(read_records(log, 51).empty());
+}
+
+TEST_F(journal_basic, empty_and_large_records_round_trip) {
+  auto log = journal::open(dir.path(), small_segments);
+  std::string big = pattern(3 * 1024 * 1024, 9);  // far larger than a segment
+  EXPECT_EQ(log.write(bytes_of("")), 1u);
+  EXPECT_EQ(log.write(bytes_of(big)), 2u);
+  EXPECT_EQ(log.write(bytes_of("after")), 3u);
+  std::vector<read_record> want{{1, ""}, {2, big}, {3, "after"}};
+  EXPECT_EQ(read_records(log), want);
+  log.close();
+  auto again = journal::open(dir.path(), small_segments);
+  EXPECT_EQ(read_records(again), want);
+}
+
+TEST_F(journal_basic, a_record_of_exactly_the_limit_round_trips) {
+  std::string biggest = pattern(journal::max_record_size, 5);
+  {
+    auto log = journal::open(dir.path(), small_segments);
+    log.write(bytes_of("small"));
+    EXPECT_EQ(log.write(bytes_of(biggest)), 2u);
+  }
+  auto log = journal::open(dir.path(), small_segments);
+  auto records = read_records(log);
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[1].lsn, 2u);
+  EXPECT_TRUE(records[1].data == biggest);  // not printed if it fails: 64 MiB
+}
+
+TEST_F(journal_basic, a_record_over_the_limit_is_refused_and_nothing_is_appended) {
+  auto log = journal::open(dir.path());
+  std::vector<std::byte> huge(journal::max_record_size + 1);
+  auto e = thrown([&] { log.append(huge); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EMSGSIZE);
+  EXPECT_EQ(log.next_lsn(), 1u);
+  EXPECT_EQ(log.write(bytes_of("fine")), 1u);
+}
+
+TEST_F(journal_basic, appended_records_are_read_only_once_committed) {
+  auto log = journal::open(dir.path());
+  auto a = log.append(bytes_of("a"));
+  auto b = log.append(bytes_of("b"));
+  EXPECT_TRUE(read_records(log).empty());
+  log.commit(a);  // the leader takes everything pending: b too
+  EXPECT_EQ(read_records(log), (std::vector<read_record>{{1, "a"}, {2, "b"}}));
+  log.commit(b);
+}
+
+TEST_F(journal_basic, commit_of_an_lsn_not_appended_is_refused) {
+  auto log = journal::open(dir.path());
+  log.write(bytes_of("x"));
+  auto e = thrown([&] { log.commit(2); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EINVAL);
+  log.commit(1);  // already durable: returns at once
+}
+
+TEST_F(journal_basic, close_commits_what_was_appended) {
+  {
+    auto log = journal::open(dir.path());
+    log.append(bytes_of("one"));
+    log.append(bytes_of("two"));
+    log.close();
+    auto e = thrown([&] { log.append(bytes_of("late")); });
+    ASSERT_TRUE(e);
+    EXPECT_EQ(e->code().value(), EBADF);
+  }
+  auto log = journal::open(dir.path());
+  EXPECT_EQ(read_records(log), (std::vector<read_record>{{1, "one"}, {2, "two"}}));
+  EXPECT_EQ(log.next_lsn(), 3u);
+}
+
+TEST_F(journal_basic, a_moved_journal_keeps_working) {
+  auto first = journal::open(dir.path());
+  first.write(bytes_of("a"));
+  journal second = std::move(first);
+  EXPECT_FALSE(first.is_open());
+  second.write(bytes_of("b"));
+  EXPECT_EQ(read_records(second).size(), 2u);
+}
+
+// --- rotation and truncation ---------------------------------------------------
+
+TEST_F(journal_basic, records_rotate_into_new_segments_and_survive_reopening) {
+  {
+    auto log = journal::open(dir.path(), small_segments);
+    write_records(log, 1, 200);
+    EXPECT_GT(segment_files(dir.path()).size(), 5u);
+    for (const auto& path : segment_files(dir.path())) EXPECT_EQ(size_on_disk(path), 4096u);
+    EXPECT_EQ(read_records(log), expected_records(1, 200));
+    EXPECT_EQ(read_records(log, 123), expected_records(123, 200));
+  }
+  auto log = journal::open(dir.path(), small_segments);
+  EXPECT_EQ(log.next_lsn(), 201u);
+  write_records(log, 201, 220);
+  EXPECT_EQ(read_records(log), expected_records(1, 220));
+}
+
+TEST_F(journal_basic, truncate_before_drops_whole_old_segments_only) {
+  auto log = journal::open(dir.path(), small_segments);
+  write_records(log, 1, 200);
+  auto before = segment_files(dir.path()).size();
+  log.truncate_before(100);
+  auto first = log.first_lsn();
+  EXPECT_GT(first, 1u);
+  EXPECT_LE(first, 100u);
+  EXPECT_LT(segment_files(dir.path()).size(), before);
+  EXPECT_EQ(read_records(log, first), expected_records(first, 200));
+  auto e = thrown([&] { log.read_from(first - 1); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), ERANGE);
+  log.truncate_before(1'000'000);  // never the newest segment
+  EXPECT_EQ(segment_files(dir.path()).size(), 1u);
+  log.close();
+  auto again = journal::open(dir.path(), small_segments);
+  EXPECT_EQ(again.next_lsn(), 201u);
+  auto kept = read_records(again, again.first_lsn());
+  ASSERT_FALSE(kept.empty());
+  EXPECT_EQ(kept.back(), (read_record{200, payload(200)}));
+}
+
+// --- the bytes on disk (docs/journal-format.md) --------------------------------
+
+// CRC32C bit by bit: slow, obviously right, independent of the library's.
+std::uint32_t reference_crc32c(std::string_view bytes) {
+  std::uint32_t crc = 0xFFFFFFFFu;
+  for (char c : bytes) {
+    crc ^= static_cast<unsigned char>(c);
+    for (int bit = 0; bit < 8; ++bit) crc = (crc >> 1) ^ ((crc & 1) ? 0x82F63B78u : 0);
+  }
+  return ~crc;
+}
+
+std::uint64_t little_endian(std::string_view bytes, std::size_t at, std::size_t n) {
+  std::uint64_t value = 0;
+  for (std::size_t i = n; i-- > 0;)
+    value = (value << 8) | static_cast<unsigned char>(bytes[at + i]);
+  return value;
+}
+
+TEST_F(journal_basic, segments_hold_exactly_the_documented_bytes) {
+  ASSERT_EQ(reference_crc32c("123456789"), 0xE3069283u);  // the standard check value
+  {
+    auto log = journal::open(dir.path(), {.segment_size = 8192});
+    log.write(bytes_of("hello"));
+  }
+  auto segment = segment_files(dir.path()).front();
+  EXPECT_EQ(segment.filename(), "0000000000000001.journal");
+  std::string bytes = read_all(segment);
+  ASSERT_EQ(bytes.size(), 8192u);  // preallocated, the size fixed from the start
+  EXPECT_EQ(bytes.substr(0, 8), "SLUICEJL");
+  EXPECT_EQ(little_endian(bytes, 8, 4), 1u);    // version
+  EXPECT_EQ(little_endian(bytes, 12, 4), 64u);  // header size
+  EXPECT_EQ(little_endian(bytes, 16, 8), 1u);   // segment number
+  EXPECT_EQ(little_endian(bytes, 24, 8), 1u);   // first lsn
+  EXPECT_EQ(little_endian(bytes, 32, 4), reference_crc32c(bytes.substr(0, 32)));
+  EXPECT_EQ(bytes.substr(36, 28), std::string(28, '\0'));
+  std::string_view record(bytes.data() + 64, 24 + 5);
+  EXPECT_EQ(little_endian(record, 0, 4), 5u);   // length
+  EXPECT_EQ(little_endian(record, 8, 8), 1u);   // lsn
+  EXPECT_EQ(little_endian(record, 16, 8), 1u);  // durable mark: nothing before lsn 1
+  std::string covered = std::string(record.substr(0, 4)) + std::string(record.substr(8));
+  EXPECT_EQ(little_endian(record, 4, 4), reference_crc32c(covered));
+  EXPECT_EQ(record.substr(24), "hello");
+  EXPECT_EQ(bytes.substr(64 + 29), std::string(8192 - 64 - 29, '\0'));
+}
+
+// --- recovery ------------------------------------------------------------------
+
+TEST_F(journal_recovery, a_torn_tail_is_cut_and_appending_continues_after_it) {
+  {
+    auto log = journal::open(dir.path());
+    write_records(log, 1, 10);
+  }
+  auto segment = segment_files(dir.path()).front();
+  // Find record 10 by reading back: damage its last bytes, as a torn write would.
+  auto content = read_all(segment);
+  auto at = content.find(payload(10));
+  ASSERT_NE(at, std::string::npos);
+  damage(segment, at + 5, 3, '\x7f');
+  {
+    auto log = journal::open(dir.path());
+    EXPECT_EQ(read_records(log), expected_records(1, 9));
+    EXPECT_EQ(log.write(bytes_of(payload(10))), 10u);
+    EXPECT_EQ(segment_files(dir.path()).size(), 2u);  // the torn segment is left behind
+  }
+  auto log = journal::open(dir.path());
+  EXPECT_EQ(read_records(log), expected_records(1, 10));
+}
+
+TEST_F(journal_recovery, every_mode_opens_a_cleanly_closed_journal_and_keeps_its_segment) {
+  {
+    auto log = journal::open(dir.path(), small_segments);
+    write_records(log, 1, 30);
+  }
+  auto segments = segment_files(dir.path()).size();
+  for (auto mode : {recovery_mode::absolute_consistency, recovery_mode::salvage,
+                    recovery_mode::tolerate_torn_tail}) {
+    auto log = journal::open(dir.path(), {.segment_size = 4096, .recovery = mode});
+    EXPECT_EQ(read_records(log), expected_records(1, 30));
+    EXPECT_EQ(log.next_lsn(), 31u);
+  }
+  EXPECT_EQ(segment_files(dir.path()).size(), segments);  // no fresh segment for a clean end
+}
+
+TEST_F(journal_recovery, absolute_consistency_refuses_a_torn_tail) {
+  {
+    auto log = journal::open(dir.path());
+    write_records(log, 1, 10);
+  }
+  auto segment = segment_files(dir.path()).front();
+  auto at = read_all(segment).find(payload(10));
+  damage(segment, at, 1, '\x01');
+  auto e =
+      thrown([&] { journal::open(dir.path(), {.recovery = recovery_mode::absolute_consistency}); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EILSEQ);
+  EXPECT_NE(error_text(e).find(quoted(segment)), std::string::npos) << e->what();
+  EXPECT_NE(error_text(e).find("record 10"), std::string::npos) << e->what();
+}
+
+TEST_F(journal_recovery, corruption_before_durable_records_is_an_error_naming_segment_and_offset) {
+  {
+    auto log = journal::open(dir.path());
+    write_records(log, 1, 10);
+  }
+  auto segment = segment_files(dir.path()).front();
+  auto content = read_all(segment);
+  auto at = content.find(payload(4));
+  damage(segment, at + 1, 1, '\x55');
+  auto record_start = at - 24;
+  auto e = thrown([&] { journal::open(dir.path()); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EILSEQ);
+  EXPECT_NE(error_text(e).find(quoted(segment) + " at offset " + std::to_string(record_start)),
+            std::string::npos)
+      << e->what();
+  // salvage keeps the prefix before the damage and goes on.
+  auto log = journal::open(dir.path(), {.recovery = recovery_mode::salvage});
+  EXPECT_EQ(read_records(log), expected_records(1, 3));
+  EXPECT_EQ(log.write(bytes_of(payload(4))), 4u);
+}
+
+TEST_F(journal_recovery, corruption_in_an_older_segment_is_an_error_and_salvage_cuts_there) {
+  {
+    auto log = journal::open(dir.path(), small_segments);
+    write_records(log, 1, 100);
+  }
+  auto segments = segment_files(dir.path());
+  ASSERT_GE(segments.size(), 3u);
+  damage(segments[1], 64 + 30, 1, '\x55');  // inside the first record of segment 2
+  auto e = thrown([&] { journal::open(dir.path(), small_segments); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EILSEQ);
+  EXPECT_NE(error_text(e).find(quoted(segments[1]) + " at offset 64"), std::string::npos)
+      << e->what();
+  auto log = journal::open(dir.path(), {.segment_size = 4096, .recovery = recovery_mode::salvage});
+  auto kept = read_records(log);
+  ASSERT_FALSE(kept.empty());
+  EXPECT_EQ(kept, expected_records(1, kept.size()));
+  EXPECT_EQ(log.next_lsn(), kept.size() + 1);
+  EXPECT_TRUE(std::filesystem::exists(segments[2].native() + ".corrupt"));
+}
+
+TEST_F(journal_recovery, a_leftover_temporary_segment_is_removed) {
+  {
+    auto log = journal::open(dir.path());
+    write_records(log, 1, 3);
+  }
+  write_all(dir / "0000000000000002.journal.tmp", "half made");
+  auto log = journal::open(dir.path());
+  EXPECT_EQ(read_records(log), expected_records(1, 3));
+  EXPECT_FALSE(std::filesystem::exists(dir / "0000000000000002.journal.tmp"));
+}
+
+// --- bad input -------------------------------------------------------------------
+
+TEST_F(journal_bad_input, a_directory_with_other_files_is_not_a_journal) {
+  write_all(dir / "notes.txt", "hello");
+  auto e = thrown([&] { journal::open(dir.path()); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EINVAL);
+  EXPECT_NE(error_text(e).find("not a journal directory"), std::string::npos) << e->what();
+  EXPECT_EQ(read_all(dir / "notes.txt"), "hello");
+}
+
+TEST_F(journal_bad_input, a_file_where_the_directory_should_be_is_refused) {
+  write_all(dir / "plain", "x");
+  auto e = thrown([&] { journal::open(dir / "plain"); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), ENOTDIR);
+}
+
+TEST_F(journal_bad_input, a_zero_length_segment_is_refused) {
+  write_all(dir / "0000000000000001.journal", "");
+  auto e = thrown([&] { journal::open(dir.path()); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EINVAL);
+  EXPECT_NE(error_text(e).find("empty file"), std::string::npos) << e->what();
+}
+
+TEST_F(journal_bad_input, a_wrong_magic_is_refused) {
+  write_all(dir / "0000000000000001.journal", std::string(4096, 'x'));
+  auto e = thrown([&] { journal::open(dir.path()); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EINVAL);
+  EXPECT_NE(error_text(e).find("wrong magic"), std::string::npos) << e->what();
+}
+
+TEST_F(journal_bad_input, a_future_format_version_is_refused) {
+  { journal::open(dir.path()).close(); }
+  auto segment = segment_files(dir.path()).front();
+  damage(segment, 8, 1, '\x02');  // version 2
+  auto e = thrown([&] { journal::open(dir.path()); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EPROTONOSUPPORT);
+  EXPECT_NE(error_text(e).find("newer"), std::string::npos) << e->what();
+}
+
+TEST_F(journal_bad_input, a_record_length_past_the_end_ends_the_log_without_reading_past_it) {
+  {
+    auto log = journal::open(dir.path(), small_segments);
+    write_records(log, 1, 2);
+  }
+  auto segment = segment_files(dir.path()).front();
+  auto at = read_all(segment).find(payload(2)) - 24;
+  damage(segment, at, 4, '\xff');  // length 4 GiB - 1
+  // Record 2 was durable, but nothing after it says so: a torn tail.
+  auto log = journal::open(dir.path(), small_segments);
+  EXPECT_EQ(read_records(log), expected_records(1, 1));
+}
+
+TEST_F(journal_bad_input, a_missing_segment_in_the_middle_is_an_error) {
+  {
+    auto log = journal::open(dir.path(), small_segments);
+    write_records(log, 1, 100);
+  }
+  auto segments = segment_files(dir.path());
+  ASSERT_GE(segments.size(), 3u);
+  std::filesystem::remove(segments[1]);
+  auto e = thrown([&] { journal::open(dir.path(), small_segments); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EILSEQ);
+  EXPECT_NE(error_text(e).find("segment missing"), std::string::npos) << e->what();
+}
+
+TEST_F(journal_bad_input, a_segment_size_below_4_kib_is_refused) {
+  auto e = thrown([&] { journal::open(dir.path(), {.segment_size = 100}); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EINVAL);
+}
+
+}  // namespace

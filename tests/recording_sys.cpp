@@ -1,0 +1,150 @@
+#include "recording_sys.hpp"
+
+#include <fcntl.h>
+
+#include <filesystem>
+#include <stdexcept>
+
+namespace sluice_test {
+namespace {
+
+const sluice::detail::sys_table& real() { return sluice::detail::real_sys(); }
+
+int no_sync(int) { return 0; }
+
+sluice::detail::sys_table make_syncless() {
+  sluice::detail::sys_table table = real();
+  table.fdatasync = no_sync;
+  table.fsync = no_sync;
+  return table;
+}
+
+}  // namespace
+
+recording_sys* recording_sys::active_ = nullptr;
+
+const sluice::detail::sys_table& syncless_sys() {
+  static const sluice::detail::sys_table table = make_syncless();
+  return table;
+}
+
+recording_sys::recording_sys() : table_(real()) {
+  if (active_) throw std::logic_error("recording_sys: one at a time");
+  table_.open = open_entry;
+  table_.close = close_entry;
+  table_.pwritev = pwritev_entry;
+  table_.fdatasync = fdatasync_entry;
+  table_.fsync = fsync_entry;
+  table_.fallocate = fallocate_entry;
+  table_.ftruncate = ftruncate_entry;
+  table_.rename = rename_entry;
+  active_ = this;
+  sluice::detail::set_sys(&table_);
+}
+
+recording_sys::~recording_sys() {
+  sluice::detail::set_sys(nullptr);
+  active_ = nullptr;
+}
+
+void recording_sys::ack(std::uint64_t lsn) { add({recorded_op::ack, {}, {}, 0, {}, lsn}); }
+
+std::vector<recorded_op> recording_sys::ops() const {
+  std::lock_guard lock(mutex_);
+  return ops_;
+}
+
+void recording_sys::add(recorded_op op) {
+  std::lock_guard lock(mutex_);
+  ops_.push_back(std::move(op));
+}
+
+std::string recording_sys::name_of(int fd) {
+  std::lock_guard lock(mutex_);
+  return static_cast<std::size_t>(fd) < names_.size() ? names_[fd] : std::string();
+}
+
+int recording_sys::open_entry(const char* path, int flags, mode_t mode) {
+  int fd = real().open(path, flags, mode);
+  if (fd < 0) return fd;
+  std::lock_guard lock(active_->mutex_);
+  auto& names = active_->names_;
+  if (names.size() <= static_cast<std::size_t>(fd)) names.resize(fd + 1);
+  names[fd] =
+      (flags & O_DIRECTORY) ? std::string() : std::filesystem::path(path).filename().native();
+  return fd;
+}
+
+int recording_sys::close_entry(int fd) {
+  {
+    std::lock_guard lock(active_->mutex_);
+    if (static_cast<std::size_t>(fd) < active_->names_.size()) active_->names_[fd].clear();
+  }
+  return real().close(fd);
+}
+
+ssize_t recording_sys::pwritev_entry(int fd, const iovec* iov, int count, off_t offset) {
+  ssize_t done = real().pwritev(fd, iov, count, offset);
+  if (done <= 0) return done;
+  std::string data;
+  for (int i = 0; i < count && data.size() < static_cast<std::size_t>(done); ++i)
+    data.append(static_cast<const char*>(iov[i].iov_base),
+                std::min(iov[i].iov_len, static_cast<std::size_t>(done) - data.size()));
+  active_->add({recorded_op::write,
+                active_->name_of(fd),
+                {},
+                static_cast<std::uint64_t>(offset),
+                std::move(data),
+                0});
+  return done;
+}
+
+int recording_sys::fdatasync_entry(int fd) {
+  int result = real().fdatasync(fd);
+  if (result == 0) active_->add({recorded_op::sync, active_->name_of(fd), {}, 0, {}, 0});
+  return result;
+}
+
+int recording_sys::fsync_entry(int fd) {
+  int result = real().fsync(fd);
+  std::string name = active_->name_of(fd);
+  if (result == 0)
+    active_->add({name.empty() ? recorded_op::dir_sync : recorded_op::sync, name, {}, 0, {}, 0});
+  return result;
+}
+
+int recording_sys::fallocate_entry(int fd, int mode, off_t offset, off_t length) {
+  int result = real().fallocate(fd, mode, offset, length);
+  if (result == 0 && !(mode & FALLOC_FL_KEEP_SIZE))
+    active_->add({recorded_op::grow,
+                  active_->name_of(fd),
+                  {},
+                  static_cast<std::uint64_t>(offset + length),
+                  {},
+                  0});
+  return result;
+}
+
+int recording_sys::ftruncate_entry(int fd, off_t length) {
+  int result = real().ftruncate(fd, length);
+  if (result == 0)
+    active_->add(
+        {recorded_op::resize, active_->name_of(fd), {}, static_cast<std::uint64_t>(length), {}, 0});
+  return result;
+}
+
+int recording_sys::rename_entry(const char* from, const char* to) {
+  int result = real().rename(from, to);
+  if (result != 0) return result;
+  std::string source = std::filesystem::path(from).filename().native();
+  std::string target = std::filesystem::path(to).filename().native();
+  {
+    std::lock_guard lock(active_->mutex_);  // open descriptors follow the file
+    for (std::string& name : active_->names_)
+      if (name == source) name = target;
+  }
+  active_->add({recorded_op::rename, source, target, 0, {}, 0});
+  return result;
+}
+
+}  // namespace sluice_test

@@ -1,0 +1,63 @@
+// recording_sys: a sluice::detail::sys_table that forwards every call to the
+// OS and records what a crash could lose: each write (with its bytes), each
+// fdatasync/fsync, each size change and rename, by file name. The crash
+// simulation replays the record to build the states a power loss could
+// leave behind. One at a time; thread-safe.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "sluice/detail/sys.hpp"
+
+namespace sluice_test {
+
+struct recorded_op {
+  enum kind { write, sync, dir_sync, grow, resize, rename, ack } what;
+  std::string name;      // file name (no directory); the source of a rename
+  std::string target;    // the destination of a rename
+  std::uint64_t offset;  // write offset, or the new size for grow and resize
+  std::string data;      // the bytes of a write
+  std::uint64_t lsn;     // for ack: every record up to here was committed
+};
+
+class recording_sys {
+ public:
+  recording_sys();
+  recording_sys(const recording_sys&) = delete;
+  recording_sys& operator=(const recording_sys&) = delete;
+  ~recording_sys();
+
+  // Notes that commit(lsn) returned.
+  void ack(std::uint64_t lsn);
+  std::vector<recorded_op> ops() const;
+
+ private:
+  void add(recorded_op op);
+  std::string name_of(int fd);
+
+  static recording_sys* active_;
+  static int open_entry(const char* path, int flags, mode_t mode);
+  static int close_entry(int fd);
+  static ssize_t pwritev_entry(int fd, const iovec* iov, int count, off_t offset);
+  static int fdatasync_entry(int fd);
+  static int fsync_entry(int fd);
+  static int fallocate_entry(int fd, int mode, off_t offset, off_t length);
+  static int ftruncate_entry(int fd, off_t length);
+  static int rename_entry(const char* from, const char* to);
+
+  sluice::detail::sys_table table_;
+  mutable std::mutex mutex_;
+  std::vector<std::string> names_;  // by descriptor; empty for directories
+  std::vector<recorded_op> ops_;
+};
+
+// A table that forwards everything to the OS but makes fdatasync and fsync
+// no-ops: for recovering throw-away crash states quickly.
+const sluice::detail::sys_table& syncless_sys();
+
+}  // namespace sluice_test
