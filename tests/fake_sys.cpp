@@ -214,11 +214,13 @@ int fake_sys::statx_entry(int dir, const char* path, int flags, unsigned mask, s
 }
 
 int fake_sys::mkdir_entry(const char* path, mode_t mode) {
+  std::lock_guard lock(active_->mutex_);
   if (auto planned = active_->next(call::mkdir)) return failed(planned->error);
   return real().mkdir(path, mode);
 }
 
 ssize_t fake_sys::getdents64_entry(int fd, void* buffer, size_t size) {
+  std::lock_guard lock(active_->mutex_);
   if (auto planned = active_->next(call::getdents64)) return failed(planned->error);
   return real().getdents64(fd, buffer, size);
 }
