@@ -3,4 +3,5 @@
 
 #include "sluice/error.hpp"
 #include "sluice/file.hpp"
+#include "sluice/format.hpp"
 #include "sluice/writer.hpp"
