@@ -2,6 +2,7 @@
 #pragma once
 
 #include "sluice/error.hpp"
+#include "sluice/escape.hpp"
 #include "sluice/file.hpp"
 #include "sluice/format.hpp"
 #include "sluice/writer.hpp"
