@@ -5,4 +5,5 @@
 #include "sluice/escape.hpp"
 #include "sluice/file.hpp"
 #include "sluice/format.hpp"
+#include "sluice/ostream.hpp"
 #include "sluice/writer.hpp"
