@@ -130,6 +130,11 @@ sluice::writer open_writer(const target& t) {
   return sluice::writer(t.path, {.buffer_size = t.buffer_size});
 }
 
+sluice::writer_options ostream_options(const target& t) {
+  return {.buffer_size = t.buffer_size,
+          .durability = t.sync ? sluice::durability::data_on_close : sluice::durability::none};
+}
+
 void finish(sluice::writer& out, const target& t) {
   if (t.sync) out.sync();
   out.close();
