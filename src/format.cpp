@@ -11,7 +11,6 @@
 
 namespace sluice {
 namespace detail {
-namespace {
 
 // Where the text goes inside the field: how many fill characters before it.
 std::size_t lead_of(std::size_t gap, align where) noexcept {
@@ -22,6 +21,8 @@ std::size_t lead_of(std::size_t gap, align where) noexcept {
   }
   return gap;
 }
+
+namespace {
 
 template <class T>
 std::size_t format_floating_as(char* text, T value, const float_format& format) noexcept {
@@ -94,6 +95,19 @@ void writer::print(double value, const float_format& format) {
 void writer::print(float value, const float_format& format) {
   auto room = reserve(std::max(detail::float_room(format, false), format.padded.width));
   commit(detail::format_floating(room.data(), value, format));
+}
+
+void writer::print(std::string_view text, const padding& pad) {
+  std::size_t gap = pad.width > text.size() ? pad.width - text.size() : 0;
+  std::size_t lead = detail::lead_of(gap, pad.align);
+  auto fill = [this, &pad](std::size_t n) {
+    auto room = reserve(n);
+    std::memset(room.data(), pad.fill, n);
+    commit(n);
+  };
+  fill(lead);
+  write(text);
+  fill(gap - lead);
 }
 
 }  // namespace sluice

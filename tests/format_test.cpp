@@ -119,6 +119,24 @@ TEST(format, base_outside_2_to_36_throws) {
   EXPECT_EQ(sluice::base(7).base, 7);
 }
 
+TEST_F(format_test, padded_text) {
+  std::string text = printed(dir / "t", [](writer& out) {
+    out.print("id", sluice::pad(6));
+    out.put('|');
+    out.print("name", sluice::pad(8, '.', sluice::align::left));
+    out.put('|');
+    out.print("mid", sluice::pad(8, '-', sluice::align::center));
+    out.put('|');
+    out.print("too long", sluice::pad(3));
+    out.put('|');
+    out.print("", sluice::pad(2, '#'));
+    out.put('|');
+    out.print(std::string(5000, 'w'), sluice::pad(5010, ' ', sluice::align::left));
+  });
+  EXPECT_EQ(text, "    id|name....|--mid---|too long|##|" + std::string(5000, 'w') +
+                      std::string(10, ' '));
+}
+
 TEST_F(format_test, bool_and_char) {
   std::string text = printed(dir / "b", [](writer& out) {
     out.print(true);

@@ -15,6 +15,7 @@
 //   w.print(0.0001, sluice::general(6));                // "0.0001", like printf's %g
 //   w.print(2.5, sluice::shortest.pad(6, '*', sluice::align::left));  // "2.5***"
 //   w.print(true);  w.print('x');                       // "true", "x"
+//   w.print("name", sluice::pad(8, ' ', sluice::align::left));  // "name    "
 //
 // Cost: the text is made in the writer's buffer itself (std::to_chars into
 // reserve()d space, then commit), never in a temporary string; padding moves
@@ -51,6 +52,13 @@ struct padding {
   char fill = ' ';
   sluice::align align = sluice::align::right;
 };
+
+// A padding for writer::print(text, padding): print("id", sluice::pad(6))
+// writes "    id", print("id", sluice::pad(6, '.', sluice::align::left)) "id....".
+constexpr padding pad(std::size_t width, char fill = ' ',
+                      sluice::align where = sluice::align::right) {
+  return {width, fill, where};
+}
 
 // How writer::print(integer, format) writes an integer.
 struct int_format {
@@ -113,6 +121,9 @@ constexpr float_format general(int precision) {
 }
 
 namespace detail {
+
+// How many of a field's `gap` fill characters go before its text.
+std::size_t lead_of(std::size_t gap, align where) noexcept;
 
 // Moves the `size` characters at `text` to fit a field of pad.width and
 // fills around them; returns the field's length. `text` must have room for

@@ -196,6 +196,9 @@ class writer {
   // Shortest, fixed, scientific or general, e.g. print(x, sluice::fixed(3)).
   void print(double value, const float_format& format);
   void print(float value, const float_format& format);
+  // `text` padded to pad.width, e.g. print(name, sluice::pad(10)). The text is
+  // copied as write() does (a long one is never cut).
+  void print(std::string_view text, const padding& pad);
 
   // A writable span of at least `n` bytes inside the buffer, flushing first if
   // needed; when n exceeds the buffer's size the buffer is replaced by one of
