@@ -126,8 +126,9 @@ void finish(fmt::ostream& out, const target& t) {
 }
 #endif
 
-sluice::writer open_writer(const target& t) {
-  return sluice::writer(t.path, {.buffer_size = t.buffer_size});
+sluice::writer open_writer(const target& t, sluice::writer_options options) {
+  options.buffer_size = t.buffer_size;
+  return sluice::writer(t.path, options);
 }
 
 sluice::writer_options ostream_options(const target& t) {

@@ -103,8 +103,9 @@ void write_with_fmt(const target& t, Write&& write) {
   }
 }
 #endif
-// A sluice writer of t.path with t.buffer_size (0: sluice's default).
-sluice::writer open_writer(const target& t);
+// A sluice writer of t.path with `options` and t.buffer_size (0: sluice's
+// default).
+sluice::writer open_writer(const target& t, sluice::writer_options options = {});
 // The options of a sluice::ostream of t: t.buffer_size, and when t.sync
 // durability::data_on_close, so that close() ends with the fdatasync.
 sluice::writer_options ostream_options(const target& t);

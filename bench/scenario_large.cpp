@@ -15,6 +15,9 @@
 #include <system_error>
 
 #include "content.hpp"
+#ifdef SLUICE_BENCH_HAVE_URING
+#include "direct_in_flight.hpp"
+#endif
 #include "io.hpp"
 #include "observe.hpp"
 #include "scenarios.hpp"
@@ -24,6 +27,7 @@ namespace sluice::bench {
 namespace {
 
 constexpr std::size_t piece_size = 1024 * 1024;
+constexpr std::size_t direct_block = 4096;  // O_DIRECT alignment of the limits' writes
 
 struct large_file {
   std::vector<char> piece;  // written again and again
@@ -45,25 +49,48 @@ void run_write(const target& t, const content& file) {
   out.finish(t.sync);
 }
 
-// The limit for direct I/O: O_DIRECT write(2)s of 1 MiB from a page-aligned
+using aligned_piece = std::unique_ptr<char, decltype(&std::free)>;
+
+// The file's piece in a page-aligned buffer, as O_DIRECT needs it.
+aligned_piece aligned_copy(const large_file& file) {
+  aligned_piece buffer(static_cast<char*>(std::aligned_alloc(direct_block, piece_size)),
+                       &std::free);
+  if (!buffer) throw std::bad_alloc();
+  std::copy(file.piece.begin(), file.piece.end(), buffer.get());
+  return buffer;
+}
+
+void cut_to_size(const raw_file& out, std::uint64_t size) {
+  if (::ftruncate(out.fd(), static_cast<off_t>(size)) != 0)
+    throw std::system_error(errno, std::generic_category(), "ftruncate");
+}
+
+// A limit for direct I/O: O_DIRECT write(2)s of 1 MiB from a page-aligned
 // buffer; a last piece that is not whole 4 KiB blocks is written padded,
 // then the file is cut to its size.
 void run_direct_write(const target& t, const content& file) {
-  constexpr std::size_t block = 4096;
-  std::unique_ptr<char, decltype(&std::free)> buffer(
-      static_cast<char*>(std::aligned_alloc(block, piece_size)), &std::free);
-  std::copy(file->piece.begin(), file->piece.end(), buffer.get());
+  aligned_piece buffer = aligned_copy(*file);
   raw_file out(t.path, O_WRONLY | O_DIRECT);
   write_pieces(*file, [&](const char*, std::size_t n) {
-    out.write_all(buffer.get(), (n + block - 1) / block * block);
+    out.write_all(buffer.get(), (n + direct_block - 1) / direct_block * direct_block);
   });
-  if (::ftruncate(out.fd(), static_cast<off_t>(file->size)) != 0)
-    throw std::system_error(errno, std::generic_category(), "ftruncate");
+  cut_to_size(out, file->size);
   out.finish(t.sync);
 }
 
-void run_sluice_write(const target& t, const content& file, sluice::caching caching) {
-  sluice::writer out(t.path, {.buffer_size = t.buffer_size, .caching = caching});
+#ifdef SLUICE_BENCH_HAVE_URING
+// The other limit for direct I/O: the same writes, 8 in flight (io_uring).
+void run_direct_in_flight(const target& t, const content& file) {
+  aligned_piece buffer = aligned_copy(*file);
+  raw_file out(t.path, O_WRONLY | O_DIRECT);
+  write_direct_in_flight(out.fd(), buffer.get(), piece_size, file->size, direct_block, 8);
+  cut_to_size(out, file->size);
+  out.finish(t.sync);
+}
+#endif
+
+void run_sluice_write(const target& t, const content& file, sluice::writer_options options) {
+  sluice::writer out = open_writer(t, options);
   write_pieces(*file, [&out](const char* data, std::size_t n) {
     out.write(std::as_bytes(std::span(data, n)));
   });
@@ -79,11 +106,11 @@ std::vector<bench_case> make_large(std::uint64_t size) {
   bench_case c{"large", "large: " + format_size(size) + " written in 1 MiB pieces", size, {}, {}};
   c.methods.push_back(
       observing(bind_method("write(2), 1 MiB a call", role::limit, run_write, file), cached_after));
-  c.methods.push_back(observing(
-      bind_method(
-          "sluice writer::write", role::sluice,
-          [](const target& t, const content& f) { run_sluice_write(t, f, caching::normal); }, file),
-      cached_after));
+  c.methods.push_back(
+      observing(bind_method(
+                    "sluice writer::write", role::sluice,
+                    [](const target& t, const content& f) { run_sluice_write(t, f, {}); }, file),
+                cached_after));
   // The ways past the page cache in a table of their own: on a VM, a
   // buffered run that follows one of them pays for memory the host took
   // back meanwhile (docs/performance.md), which would skew the first table.
@@ -95,17 +122,35 @@ std::vector<bench_case> make_large(std::uint64_t size) {
   d.methods.push_back(
       observing(bind_method("O_DIRECT write(2), 1 MiB a call", role::limit, run_direct_write, file),
                 cached_after));
-  d.methods.push_back(observing(
-      bind_method(
-          "sluice writer, direct", role::sluice,
-          [](const target& t, const content& f) { run_sluice_write(t, f, caching::direct); }, file),
-      cached_after));
-  d.methods.push_back(observing(
-      bind_method(
-          "sluice writer, no_cache", role::sluice,
-          [](const target& t, const content& f) { run_sluice_write(t, f, caching::no_cache); },
-          file),
-      cached_after));
+#ifdef SLUICE_BENCH_HAVE_URING
+  d.methods.push_back(observing(bind_method("O_DIRECT io_uring, 8 x 1 MiB in flight", role::limit,
+                                            run_direct_in_flight, file),
+                                cached_after));
+#else
+  d.skipped.emplace_back("O_DIRECT io_uring limit: skipped, liburing not found at build time");
+#endif
+  d.methods.push_back(observing(bind_method(
+                                    "sluice writer, direct", role::sluice,
+                                    [](const target& t, const content& f) {
+                                      run_sluice_write(t, f, {.caching = caching::direct});
+                                    },
+                                    file),
+                                cached_after));
+  d.methods.push_back(observing(bind_method(
+                                    "sluice writer, direct + write_behind", role::sluice,
+                                    [](const target& t, const content& f) {
+                                      run_sluice_write(
+                                          t, f, {.caching = caching::direct, .write_behind = true});
+                                    },
+                                    file),
+                                cached_after));
+  d.methods.push_back(observing(bind_method(
+                                    "sluice writer, no_cache", role::sluice,
+                                    [](const target& t, const content& f) {
+                                      run_sluice_write(t, f, {.caching = caching::no_cache});
+                                    },
+                                    file),
+                                cached_after));
   return {std::move(c), std::move(d)};
 }
 

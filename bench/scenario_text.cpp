@@ -101,8 +101,8 @@ void run_fmt_print(const target& t, const text_size& size) {
 }
 #endif
 
-void run_sluice_write(const target& t, const text_size& size) {
-  sluice::writer out = open_writer(t);
+void run_sluice_write(const target& t, const text_size& size, bool write_behind) {
+  sluice::writer out = open_writer(t, {.write_behind = write_behind});
   write_lines(size.lines, [&out](std::string_view piece) { out.write(piece); });
   finish(out, t);
 }
@@ -138,7 +138,12 @@ std::vector<bench_case> make_text(std::uint64_t requested) {
 #else
   c.skipped.emplace_back(fmt_missing);
 #endif
-  c.methods.push_back(bind_method("sluice writer::write", role::sluice, run_sluice_write, size));
+  c.methods.push_back(bind_method(
+      "sluice writer::write", role::sluice,
+      [](const target& t, const text_size& s) { run_sluice_write(t, s, false); }, size));
+  c.methods.push_back(bind_method(
+      "sluice writer::write, write_behind", role::sluice,
+      [](const target& t, const text_size& s) { run_sluice_write(t, s, true); }, size));
   c.methods.push_back(bind_method("sluice::ostream <<, tellp() loop", role::sluice,
                                   run_sluice_ostream_naive, size));
   return {std::move(c)};

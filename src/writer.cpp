@@ -11,6 +11,7 @@
 
 #include "replace.hpp"
 #include "sluice/error.hpp"
+#include "write_behind.hpp"
 
 namespace sluice {
 namespace {
@@ -94,48 +95,56 @@ void writer::start(const writer_options& options) {
   modes_.durability = options.durability;
   modes_.caching = options.caching;
   modes_.cached_from = target_.position();
-  if (options.preallocate == 0) return;
-  try {
-    target_.preallocate(target_.position(), options.preallocate, preallocate_mode::keep_size);
-    modes_.preallocated = true;
-  } catch (const std::system_error& e) {
-    if (e.code() != std::errc::operation_not_supported) throw;
+  if (options.preallocate != 0) {
+    try {
+      target_.preallocate(target_.position(), options.preallocate, preallocate_mode::keep_size);
+      modes_.preallocated = true;
+    } catch (const std::system_error& e) {
+      if (e.code() != std::errc::operation_not_supported) throw;
+    }
   }
+  if (options.write_behind) start_write_behind();
 }
 
-writer::writer(writer&& other) noexcept
-    : target_(std::move(other.target_)),
-      storage_(std::move(other.storage_)),
-      capacity_(std::exchange(other.capacity_, 0)),
-      block_(std::exchange(other.block_, 0)),
-      begin_(std::exchange(other.begin_, nullptr)),
-      pos_(std::exchange(other.pos_, nullptr)),
-      end_(std::exchange(other.end_, nullptr)),
-      error_(std::exchange(other.error_, nullptr)),
-      modes_(std::exchange(other.modes_, {})) {}
+writer::writer(writer&& other) noexcept { take(other); }
 
 writer& writer::operator=(writer&& other) noexcept {
   if (this != &other) {
     destroy();
-    target_ = std::move(other.target_);
-    storage_ = std::move(other.storage_);
-    capacity_ = std::exchange(other.capacity_, 0);
-    block_ = std::exchange(other.block_, 0);
-    begin_ = std::exchange(other.begin_, nullptr);
-    pos_ = std::exchange(other.pos_, nullptr);
-    end_ = std::exchange(other.end_, nullptr);
-    error_ = std::exchange(other.error_, nullptr);
-    modes_ = std::exchange(other.modes_, {});
+    take(other);
   }
   return *this;
+}
+
+// Moves `other`'s state here. Its background thread first finishes what it
+// was given (a failure stays recorded for this writer to throw), then
+// writes through this writer.
+void writer::take(writer& other) noexcept {
+  if (other.behind_) other.behind_->drain();
+  target_ = std::move(other.target_);
+  storage_ = std::move(other.storage_);
+  capacity_ = std::exchange(other.capacity_, 0);
+  block_ = std::exchange(other.block_, 0);
+  begin_ = std::exchange(other.begin_, nullptr);
+  pos_ = std::exchange(other.pos_, nullptr);
+  end_ = std::exchange(other.end_, nullptr);
+  error_ = std::exchange(other.error_, nullptr);
+  modes_ = std::exchange(other.modes_, {});
+  behind_ = std::move(other.behind_);
+  if (behind_)
+    behind_->rebind([this](const char* data, std::size_t size, std::uint64_t offset) {
+      write_in_background(data, size, offset);
+    });
 }
 
 writer::~writer() { destroy(); }
 
 void writer::destroy() noexcept {
   if (!target_.is_open()) return;
-  if (modes_.replacing)
+  if (modes_.replacing) {
+    behind_.reset();
     return detail::discard(target_, modes_.temporary_name);  // only close() commits
+  }
   try {
     close();
   } catch (const std::exception& e) {
@@ -187,7 +196,10 @@ void writer::put_slow(char c) {
 
 void writer::write_slow(const char* data, std::size_t size) {
   check_usable();
-  if (size >= gather_threshold()) return write_buffer_and(data, size);
+  if (size >= gather_threshold()) {
+    drain();
+    return write_buffer_and(data, size);
+  }
   while (size > 0) {
     if (pos_ == end_) write_buffer();
     std::size_t n = std::min(size, static_cast<std::size_t>(end_ - pos_));
@@ -211,22 +223,30 @@ void writer::make_room(std::size_t n) {
 // alignment made 256 KiB O_DIRECT writes 25x slower on this project's test
 // VM (39 against 975 MB/s), the kernel splitting them at every page.
 void writer::allocate(std::size_t capacity) {
-  std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-  std::size_t align = block_ ? std::max(block_, page) : alignof(std::max_align_t);
-  std::size_t rounded = (capacity + align - 1) / align * align;
-  std::unique_ptr<char[], detail::free_deleter> fresh(
-      static_cast<char*>(std::aligned_alloc(align, rounded)));
-  if (!fresh) throw std::bad_alloc();
+  detail::owned_buffer fresh = detail::allocate_buffer(capacity, buffer_alignment());
   std::size_t held = buffered();
-  if (held) std::memcpy(fresh.get(), begin_, held);
-  storage_ = std::move(fresh);
-  capacity_ = block_ ? rounded : capacity;
+  if (held) std::memcpy(fresh.data.get(), begin_, held);
+  storage_ = std::move(fresh.data);
+  capacity_ = block_ ? fresh.capacity : capacity;
   begin_ = storage_.get();
   pos_ = begin_ + held;
   end_ = begin_ + capacity_;
 }
 
-void writer::write_buffer() { write_buffer_and(nullptr, 0); }
+std::size_t writer::buffer_alignment() const {
+  std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  return block_ ? std::max(block_, page) : alignof(std::max_align_t);
+}
+
+// Empties the buffer, but for a direct writer's partial last block: hands it
+// to the background thread if there is one and it holds whole blocks, else
+// waits for that thread and writes it here.
+void writer::write_buffer() {
+  std::size_t held = buffered();
+  if (behind_ && held > 0 && (block_ == 0 || held % block_ == 0)) return hand_off(held);
+  drain();
+  write_buffer_and(nullptr, 0);
+}
 
 // Writes the buffered bytes followed by data[0, size) (one gathered write,
 // or whole blocks for direct I/O, where size is 0), then applies the
@@ -241,8 +261,15 @@ void writer::write_buffer_and(const char* data, std::size_t size) {
     write_blocks(held);
   else
     write_gathered(held, data, size);
-  if (modes_.durability == durability::write_through) sync_data_or_fail();
-  if (modes_.caching == caching::no_cache) limit_cache(start, held + size);
+  sticking([&] { after_write(start, held + size); });
+}
+
+// What durability and caching ask after [start, start + length) was written.
+// Runs on the background thread for the buffers handed to it, so it touches
+// nothing but target_ and modes_.cached_from.
+void writer::after_write(std::uint64_t start, std::uint64_t length) {
+  if (modes_.durability == durability::write_through) target_.sync_data();
+  if (modes_.caching == caching::no_cache) limit_cache(start, length);
 }
 
 void writer::write_gathered(std::size_t held, const char* data, std::size_t size) {
@@ -305,14 +332,64 @@ void writer::trim_padding() {
 // no_cache, after [start, start + length) was written: its writeback starts;
 // once two windows are cached, the older one is waited for and dropped.
 void writer::limit_cache(std::uint64_t start, std::uint64_t length) {
-  sticking([&] {
-    target_.start_writeback(start, length);
-    std::uint64_t end = start + length;
-    if (end - modes_.cached_from < 2 * writer_options::cache_window) return;
-    std::uint64_t keep_from = end - writer_options::cache_window;
-    target_.drop_cached(modes_.cached_from, keep_from - modes_.cached_from);
-    modes_.cached_from = keep_from;
-  });
+  target_.start_writeback(start, length);
+  std::uint64_t end = start + length;
+  if (end - modes_.cached_from < 2 * writer_options::cache_window) return;
+  std::uint64_t keep_from = end - writer_options::cache_window;
+  target_.drop_cached(modes_.cached_from, keep_from - modes_.cached_from);
+  modes_.cached_from = keep_from;
+}
+
+void writer::start_write_behind() {
+  behind_ = std::make_unique<detail::write_behind>(
+      writer_options::write_behind_depth, buffer_alignment(),
+      [this](const char* data, std::size_t size, std::uint64_t offset) {
+        write_in_background(data, size, offset);
+      });
+}
+
+// The background thread's step: one handed-off buffer, at the offset it was
+// given when handed off.
+void writer::write_in_background(const char* data, std::size_t size, std::uint64_t offset) {
+  target_.write_at(bytes_of(data, size), offset);
+  after_write(offset, size);
+}
+
+// Gives the full buffer's `held` bytes to the background thread and goes on
+// with an empty one; if the thread has failed, takes its failure back.
+void writer::hand_off(std::size_t held) {
+  std::uint64_t offset = target_.position();
+  detail::owned_buffer next = behind_->hand_off(storage_, capacity_, held, offset);
+  target_.seek(offset + held);
+  storage_ = std::move(next.data);
+  begin_ = pos_ = storage_.get();
+  end_ = begin_ ? begin_ + capacity_ : nullptr;
+  if (!storage_) take_back_failure();
+}
+
+// Waits until the background thread has written everything handed to it;
+// throws its failure, if any.
+void writer::drain() {
+  if (behind_ && !behind_->drain()) take_back_failure();
+}
+
+// The background thread failed: the bytes it could not write go back into
+// the buffer in front of those still there, position() goes back to the
+// first of them, the thread ends, and its error sticks and is thrown.
+void writer::take_back_failure() {
+  detail::write_behind::failed_writes failed = behind_->failure();
+  std::size_t unwritten = 0;
+  for (auto piece : failed.unwritten) unwritten += piece.size();
+  std::size_t held = buffered();
+  if (!storage_ || unwritten + held > capacity_) allocate(std::max(capacity_, unwritten + held));
+  std::memmove(begin_ + unwritten, begin_, held);
+  char* to = begin_;
+  for (auto piece : failed.unwritten) to = std::copy(piece.begin(), piece.end(), to);
+  pos_ = begin_ + unwritten + held;
+  target_.seek(failed.offset);
+  behind_.reset();
+  fail(failed.error);
+  std::rethrow_exception(failed.error);
 }
 
 // 32 bytes hold the longest shortest-round-trip form ("-2.2250738585072014e-308").
@@ -322,6 +399,7 @@ void writer::print(float value) { print_chars(value, 32); }
 void writer::flush() {
   check_usable();
   write_buffer();
+  drain();
 }
 
 void writer::sync() {
@@ -363,6 +441,7 @@ void writer::trim_after_failure() noexcept {
 void writer::close() {
   if (!target_.is_open()) return;
   std::exception_ptr first = error_ ? error_ : finish();
+  behind_.reset();  // idle: finish() waited for it, or it failed
   if (first) give_up();
   std::exception_ptr closing = close_file(!first && modes_.sync_directory);
   if (!first) first = closing;
@@ -378,6 +457,7 @@ void writer::close() {
 std::exception_ptr writer::finish() noexcept {
   try {
     write_buffer();
+    drain();
     finish_file();
     return nullptr;
   } catch (...) {

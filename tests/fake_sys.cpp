@@ -120,6 +120,7 @@ ssize_t fake_sys::transfer(call which, int fd, const iovec* iov, int count, off_
 }
 
 int fake_sys::open_entry(const char* path, int flags, mode_t mode) {
+  std::lock_guard lock(active_->mutex_);
   active_->open_flags_.push_back(flags);
   if (auto planned = active_->next(call::open)) return failed(planned->error);
   if (active_->refuse_o_tmpfile_ && (flags & O_TMPFILE) == O_TMPFILE) return failed(EOPNOTSUPP);
@@ -127,6 +128,7 @@ int fake_sys::open_entry(const char* path, int flags, mode_t mode) {
 }
 
 int fake_sys::close_entry(int fd) {
+  std::lock_guard lock(active_->mutex_);
   auto planned = active_->next(call::close);
   int result = real().close(fd);
   if (planned) return failed(planned->error);
@@ -134,74 +136,89 @@ int fake_sys::close_entry(int fd) {
 }
 
 ssize_t fake_sys::pwritev_entry(int fd, const iovec* iov, int count, off_t offset) {
+  std::lock_guard lock(active_->mutex_);
   return active_->transfer(call::pwritev, fd, iov, count, offset);
 }
 
 ssize_t fake_sys::preadv_entry(int fd, const iovec* iov, int count, off_t offset) {
+  std::lock_guard lock(active_->mutex_);
   return active_->transfer(call::preadv, fd, iov, count, offset);
 }
 
 int fake_sys::fdatasync_entry(int fd) {
+  std::lock_guard lock(active_->mutex_);
   if (auto planned = active_->next(call::fdatasync)) return failed(planned->error);
   return real().fdatasync(fd);
 }
 
 int fake_sys::fsync_entry(int fd) {
+  std::lock_guard lock(active_->mutex_);
   if (auto planned = active_->next(call::fsync)) return failed(planned->error);
   return real().fsync(fd);
 }
 
 int fake_sys::fallocate_entry(int fd, int mode, off_t offset, off_t length) {
+  std::lock_guard lock(active_->mutex_);
   if (auto planned = active_->next(call::fallocate)) return failed(planned->error);
   return real().fallocate(fd, mode, offset, length);
 }
 
 int fake_sys::ftruncate_entry(int fd, off_t length) {
+  std::lock_guard lock(active_->mutex_);
   if (auto planned = active_->next(call::ftruncate)) return failed(planned->error);
   return real().ftruncate(fd, length);
 }
 
 int fake_sys::fstat_entry(int fd, struct stat* out) {
+  std::lock_guard lock(active_->mutex_);
   if (auto planned = active_->next(call::fstat)) return failed(planned->error);
   return real().fstat(fd, out);
 }
 
 int fake_sys::fiemap_entry(int fd, struct fiemap* map) {
+  std::lock_guard lock(active_->mutex_);
   if (auto planned = active_->next(call::fiemap)) return failed(planned->error);
   return real().fiemap(fd, map);
 }
 
 int fake_sys::linkat_entry(int from_dir, const char* from, int to_dir, const char* to, int flags) {
+  std::lock_guard lock(active_->mutex_);
   if (auto planned = active_->next(call::linkat)) return failed(planned->error);
   return real().linkat(from_dir, from, to_dir, to, flags);
 }
 
 int fake_sys::rename_entry(const char* from, const char* to) {
+  std::lock_guard lock(active_->mutex_);
   if (auto planned = active_->next(call::rename)) return failed(planned->error);
   return real().rename(from, to);
 }
 
 int fake_sys::sync_file_range_entry(int fd, off_t offset, off_t length, unsigned flags) {
+  std::lock_guard lock(active_->mutex_);
   if (auto planned = active_->next(call::sync_file_range)) return failed(planned->error);
   return real().sync_file_range(fd, offset, length, flags);
 }
 
 int fake_sys::fadvise_entry(int fd, off_t offset, off_t length, int advice) {
+  std::lock_guard lock(active_->mutex_);
   if (auto planned = active_->next(call::fadvise)) return failed(planned->error);
   return real().fadvise(fd, offset, length, advice);
 }
 
 int fake_sys::statx_entry(int dir, const char* path, int flags, unsigned mask, struct statx* out) {
+  std::lock_guard lock(active_->mutex_);
   if (auto planned = active_->next(call::statx)) return failed(planned->error);
   return real().statx(dir, path, flags, mask, out);
 }
 
 int fake_sys::stat_entry(const char* path, struct stat* out) {
+  std::lock_guard lock(active_->mutex_);
   if (auto planned = active_->next(call::stat)) return failed(planned->error);
   return real().stat(path, out);
 }
 
 int fake_sys::unlink_entry(const char* path) {
+  std::lock_guard lock(active_->mutex_);
   if (auto planned = active_->next(call::unlink)) return failed(planned->error);
   return real().unlink(path);
 }

@@ -15,7 +15,9 @@
 //
 // Function pointers cannot capture, so the entries find the plan through a
 // static pointer to the one active fake. The destructor restores the real
-// table. One fake at a time.
+// table. One fake at a time. Calls from several threads (a writer's
+// write-behind thread) go through one at a time, hooks included; read the
+// counts and records once the other threads are done.
 #pragma once
 
 #include <sys/types.h>
@@ -25,6 +27,7 @@
 #include <cstddef>
 #include <functional>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -133,6 +136,7 @@ class fake_sys {
   static int statx_entry(int dir, const char* path, int flags, unsigned mask, struct statx* out);
 
   sluice::detail::sys_table table_;
+  std::mutex mutex_;  // held by every entry, for its whole call
   std::array<int, call_kinds> calls_{};
   std::map<std::pair<call, int>, plan> planned_;
   bool interrupt_pwritev_ = false;

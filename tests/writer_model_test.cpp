@@ -4,6 +4,7 @@
 // writer was given. Then the same with short and interrupted writes injected
 // (which must not show), and with a random write failing (after which the
 // file must hold exactly a prefix of the model and the writer must stick).
+// Each also with write_behind, where a background thread does the writes.
 //
 // Every sequence has its own seed, printed on failure; set SLUICE_TEST_SEED
 // to change the base seed.
@@ -165,14 +166,15 @@ std::size_t round_up(std::size_t n, std::size_t block) { return (n + block - 1) 
 // Runs one random sequence against a real file. With caching::direct a flush
 // leaves the partial last block buffered and the file padded to whole blocks.
 void run_sequence(std::uint64_t seed, const std::filesystem::path& path,
-                  sluice::caching caching = sluice::caching::normal) {
+                  sluice::writer_options options = {}) {
   std::mt19937_64 random(seed);
   std::size_t buffer_size = log_uniform(random, 1, 4 * mib);
   SCOPED_TRACE("seed " + std::to_string(seed) + ", buffer " + std::to_string(buffer_size));
   std::string model;
-  writer out(path, {.buffer_size = buffer_size, .caching = caching});
+  options.buffer_size = buffer_size;
+  writer out(path, options);
   std::size_t block =
-      caching == sluice::caching::direct
+      options.caching == sluice::caching::direct
           ? sluice::file::open(path, {.mode = sluice::open_mode::read_only}).direct_io_alignment()
           : 1;
   for (int step = 0; step < operations; ++step) {
@@ -205,6 +207,17 @@ TEST_P(writer_model, random_sequences_match_a_string) {
 
 INSTANTIATE_TEST_SUITE_P(part, writer_model, testing::Range(0, parts));
 
+// The same sequences with a background thread writing the full buffers.
+using writer_model_write_behind = dir_test;
+
+TEST_F(writer_model_write_behind, random_sequences_match_a_string) {
+  auto path = dir / "model";
+  for (int i = 0; i < 500; ++i) {
+    run_sequence(base_seed() + 4'000'000 + i, path, {.write_behind = true});
+    if (HasFailure()) return;
+  }
+}
+
 // The same sequences through O_DIRECT, where the test directory's
 // filesystem allows it.
 using writer_model_direct = dir_test;
@@ -217,16 +230,25 @@ TEST_F(writer_model_direct, random_sequences_match_a_string) {
     GTEST_SKIP() << "no O_DIRECT here: " << e.what();
   }
   for (int i = 0; i < 300; ++i) {
-    run_sequence(base_seed() + 3'000'000 + i, path, sluice::caching::direct);
+    run_sequence(base_seed() + 3'000'000 + i, path, {.caching = sluice::caching::direct});
+    if (HasFailure()) return;
+    run_sequence(base_seed() + 5'000'000 + i, path,
+                 {.caching = sluice::caching::direct, .write_behind = true});
     if (HasFailure()) return;
   }
 }
 
 // The same sequences while the kernel cuts writes short and interrupts them
 // at random: the writer must hide all of it.
-using writer_model_faults = dir_test;
+class writer_model_faults : public dir_test, public testing::WithParamInterface<bool> {
+ protected:
+  bool write_behind() const { return GetParam(); }
+};
 
-TEST_F(writer_model_faults, short_and_interrupted_writes_are_invisible) {
+INSTANTIATE_TEST_SUITE_P(, writer_model_faults, testing::Bool(),
+                         [](const auto& info) { return info.param ? "write_behind" : "inline"; });
+
+TEST_P(writer_model_faults, short_and_interrupted_writes_are_invisible) {
   auto path = dir / "model";
   for (int i = 0; i < 300; ++i) {
     std::uint64_t seed = base_seed() + 1'000'000 + i;
@@ -247,7 +269,7 @@ TEST_F(writer_model_faults, short_and_interrupted_writes_are_invisible) {
         default: stalled = false; return transfer_action{};
       }
     });
-    run_sequence(seed, path);
+    run_sequence(seed, path, {.write_behind = write_behind()});
     if (HasFailure()) return;
   }
 }
@@ -255,7 +277,7 @@ TEST_F(writer_model_faults, short_and_interrupted_writes_are_invisible) {
 // A write fails for good at a random point, possibly after a short write: the
 // file holds exactly a prefix of what the writer was given, everything after
 // it is still buffered or was refused, and the writer stays failed.
-TEST_F(writer_model_faults, a_failing_write_leaves_a_prefix_and_sticks) {
+TEST_P(writer_model_faults, a_failing_write_leaves_a_prefix_and_sticks) {
   auto path = dir / "model";
   const int errors[] = {ENOSPC, EIO, EFBIG};
   int failures_seen = 0;
@@ -266,17 +288,18 @@ TEST_F(writer_model_faults, a_failing_write_leaves_a_prefix_and_sticks) {
     SCOPED_TRACE("seed " + std::to_string(seed) + ", buffer " + std::to_string(buffer_size));
     int error_value = errors[random() % 3];
     int failing_call = 1 + static_cast<int>(random() % 12);
+    std::mt19937_64 faults(seed * 31);  // the write-behind thread's own
     fake_sys fake;
     fake.on_pwritev([&](int nth, std::size_t requested) {
-      if (nth == failing_call - 1 && random() % 2)
-        return transfer_action{transfer_action::partial, 0, requested ? random() % requested : 0};
+      if (nth == failing_call - 1 && faults() % 2)
+        return transfer_action{transfer_action::partial, 0, requested ? faults() % requested : 0};
       if (nth >= failing_call) return transfer_action{transfer_action::fail, error_value};
       return transfer_action{};
     });
     std::string model;
     std::optional<sluice::write_error> failure;
     {
-      writer out(path, {.buffer_size = buffer_size});
+      writer out(path, {.buffer_size = buffer_size, .write_behind = write_behind()});
       for (int step = 0; step < operations && !failure; ++step) {
         operation op = next_operation(random, out.buffer_size(), model.size());
         std::size_t before = model.size();

@@ -116,6 +116,19 @@ struct writer_options {
   // writers opened by path. Default false.
   bool atomic_replace = false;
 
+  // While one full buffer is being written, the next one fills: a
+  // background thread writes the buffers handed to it, in order, so that
+  // formatting overlaps the I/O. Memory: write_behind_depth buffers in the
+  // queue plus the one filling. Only whole buffers go to the thread (whole
+  // blocks for caching::direct); flush(), sync(), close(), a write() that
+  // skips the buffer and reserve() beyond the buffer first wait for the
+  // queue to empty. A failure in the background is thrown by the next call
+  // that hands over a buffer or waits, with the same contract as any write
+  // error: the bytes the thread could not write are buffered again and
+  // tell() - buffered() is the first byte missing from the file. Default
+  // false.
+  bool write_behind = false;
+
   // Chosen with sluice-bench --buffer-size (docs/performance.md): 256 KiB was
   // fastest or within noise of it on every scenario; 32 KiB lost 40% on text,
   // 1 MiB a third on small pieces.
@@ -123,9 +136,14 @@ struct writer_options {
 
   // caching::no_cache keeps between one and two windows of the file cached.
   static constexpr std::uint64_t cache_window = 16 * 1024 * 1024;
+
+  // write_behind: buffers queued for the background thread at most.
+  static constexpr std::size_t write_behind_depth = 2;
 };
 
 namespace detail {
+class write_behind;
+
 // Frees a buffer from std::aligned_alloc.
 struct free_deleter {
   void operator()(char* buffer) const noexcept;
@@ -250,24 +268,32 @@ class writer {
   }
   void open_target(const std::filesystem::path& path, const writer_options& options);
   void start(const writer_options& options);
+  void take(writer& other) noexcept;
   void allocate(std::size_t capacity);
+  std::size_t buffer_alignment() const;
+  void write_buffer();
+  void write_buffer_and(const char* data, std::size_t size);
   void write_gathered(std::size_t held, const char* data, std::size_t size);
   void write_out(std::span<const std::span<const std::byte>> pieces, std::size_t held);
   void write_blocks(std::size_t held);
-  void trim_padding();
+  void after_write(std::uint64_t start, std::uint64_t length);
+  void limit_cache(std::uint64_t start, std::uint64_t length);
   void keep_unwritten(std::size_t held, std::uint64_t written) noexcept;
+  void start_write_behind();
+  void write_in_background(const char* data, std::size_t size, std::uint64_t offset);
+  void hand_off(std::size_t held);
+  void drain();
+  void take_back_failure();
+  void trim_padding();
   std::exception_ptr finish() noexcept;
   void finish_file();
   void give_up() noexcept;
   std::exception_ptr close_file(bool then_sync_directory) noexcept;
   void trim_after_failure() noexcept;
   void sync_data_or_fail();
-  void limit_cache(std::uint64_t start, std::uint64_t length);
   void put_slow(char c);
   void write_slow(const char* data, std::size_t size);
   void make_room(std::size_t n);
-  void write_buffer();
-  void write_buffer_and(const char* data, std::size_t size);
   void fail(std::exception_ptr error) noexcept;
   template <class Step>
   void sticking(Step&& step);
@@ -295,6 +321,9 @@ class writer {
     std::string temporary_name;   // that temporary's path, while it has one
   };
   modes modes_;
+  // write_behind: the background thread, null otherwise (and after it
+  // failed). Last, so that it ends before anything it writes with.
+  std::unique_ptr<detail::write_behind> behind_;
 };
 
 }  // namespace sluice

@@ -1,0 +1,113 @@
+#include "write_behind.hpp"
+
+#include <cstdlib>
+#include <new>
+#include <utility>
+
+#include "sluice/error.hpp"
+
+namespace sluice::detail {
+
+owned_buffer allocate_buffer(std::size_t capacity, std::size_t align) {
+  std::size_t rounded = (capacity + align - 1) / align * align;
+  auto* data = static_cast<char*>(std::aligned_alloc(align, rounded));
+  if (!data) throw std::bad_alloc();
+  return {std::unique_ptr<char[], free_deleter>(data), rounded};
+}
+
+write_behind::write_behind(std::size_t depth, std::size_t align, step write)
+    : depth_(depth), align_(align), write_(std::move(write)), thread_([this] { run(); }) {}
+
+write_behind::~write_behind() {
+  std::unique_lock lock(mutex_);
+  changed_.wait(lock, [&] { return idle(); });
+  stopping_ = true;
+  lock.unlock();
+  work_.notify_one();
+  thread_.join();
+}
+
+owned_buffer write_behind::hand_off(std::unique_ptr<char[], free_deleter>& full,
+                                    std::size_t capacity, std::size_t size, std::uint64_t offset) {
+  std::unique_lock lock(mutex_);
+  changed_.wait(lock, [&] { return jobs_.size() < depth_ || error_; });
+  owned_buffer next;
+  if (!error_) {
+    next = take_free(capacity);
+    // No free buffer: fewer than depth + 1 exist (or they were too small).
+    if (!next.data) next = allocate_buffer(capacity, align_);
+  }
+  jobs_.push_back({{std::move(full), capacity}, size, offset});
+  work_.notify_one();
+  return next;
+}
+
+// With the lock held: a free buffer of at least `capacity` bytes, or none.
+owned_buffer write_behind::take_free(std::size_t capacity) {
+  while (!free_.empty()) {
+    owned_buffer recycled = std::move(free_.back());
+    free_.pop_back();
+    if (recycled.capacity >= capacity) return recycled;  // else the writer's buffer grew: drop it
+  }
+  return {};
+}
+
+bool write_behind::drain() {
+  std::unique_lock lock(mutex_);
+  changed_.wait(lock, [&] { return idle(); });
+  return !error_;
+}
+
+void write_behind::rebind(step write) {
+  std::unique_lock lock(mutex_);
+  changed_.wait(lock, [&] { return idle(); });
+  write_ = std::move(write);
+}
+
+write_behind::failed_writes write_behind::failure() const {
+  std::lock_guard lock(mutex_);
+  failed_writes failed{error_, failed_at_, {}};
+  for (const job& queued : jobs_) {
+    std::uint64_t skip = queued.offset < failed_at_ ? failed_at_ - queued.offset : 0;
+    failed.unwritten.emplace_back(queued.buffer.data.get() + skip, queued.size - skip);
+  }
+  return failed;
+}
+
+void write_behind::run() {
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    work_.wait(lock, [&] { return stopping_ || !idle(); });
+    if (stopping_) return;
+    // Only this thread removes jobs, so the front one stays put while unlocked.
+    job& next = jobs_.front();
+    lock.unlock();
+    std::exception_ptr error;
+    std::uint64_t written = next.size;
+    try {
+      write_(next.buffer.data.get(), next.size, next.offset);
+    } catch (const write_error& e) {
+      error = std::current_exception();
+      written = e.bytes_written();
+    } catch (...) {
+      error = std::current_exception();
+    }
+    lock.lock();
+    finish_job(std::move(error), written);
+  }
+}
+
+// With the lock held: the front job is done; on failure it stays queued with
+// everything after it, for failure() to report.
+void write_behind::finish_job(std::exception_ptr error, std::uint64_t written) {
+  if (error) {
+    error_ = std::move(error);
+    failed_at_ = jobs_.front().offset + written;
+  } else {
+    free_.push_back(std::move(jobs_.front().buffer));
+    jobs_.pop_front();
+  }
+  changed_.notify_all();
+}
+
+}  // namespace sluice::detail
