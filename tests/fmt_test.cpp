@@ -59,6 +59,18 @@ TEST_F(fmt_test, same_bytes_as_fmt_output_file) {
   }
 }
 
+TEST_F(fmt_test, same_bytes_with_write_behind) {
+  {
+    auto model = fmt::output_file((dir / "model").string());
+    PRINT_EVERYTHING(MODEL_PRINT);
+    model.close();
+  }
+  sluice::writer out(dir / "sluice", {.buffer_size = 1024, .write_behind = true});
+  PRINT_EVERYTHING(SLUICE_PRINT);
+  out.close();
+  EXPECT_EQ(read_all(dir / "sluice"), read_all(dir / "model"));
+}
+
 TEST_F(fmt_test, formats_into_the_buffer_without_writing) {
   auto path = dir / "b";
   sluice::writer out(path);

@@ -80,6 +80,22 @@ TEST_F(ostream_test, same_bytes_and_positions_as_ofstream) {
   }
 }
 
+TEST_F(ostream_test, same_bytes_and_positions_with_write_behind) {
+  std::vector<long long> expected_positions;
+  {
+    std::ofstream model(dir / "model");
+    expected_positions = insert_everything(model);
+  }
+  std::vector<long long> positions;
+  {
+    sluice::ostream out(dir / "sluice", {.buffer_size = 4096, .write_behind = true});
+    positions = insert_everything(out);
+    out.close();
+  }
+  EXPECT_EQ(positions, expected_positions);
+  EXPECT_EQ(read_all(dir / "sluice"), read_all(dir / "model"));
+}
+
 TEST_F(ostream_test, tellp_makes_no_system_call_and_does_not_flush) {
   auto path = dir / "t";
   sluice::ostream out(path, {.buffer_size = 1 << 20});
