@@ -131,6 +131,11 @@ sluice::writer open_writer(const target& t, sluice::writer_options options) {
   return sluice::writer(t.path, options);
 }
 
+sluice::writer_options ostream_options(const target& t) {
+  return {.buffer_size = t.buffer_size,
+          .durability = t.sync ? sluice::durability::data_on_close : sluice::durability::none};
+}
+
 void finish(sluice::writer& out, const target& t) {
   if (t.sync) out.sync();
   out.close();

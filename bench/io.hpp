@@ -106,6 +106,9 @@ void write_with_fmt(const target& t, Write&& write) {
 // A sluice writer of t.path with `options` and t.buffer_size (0: sluice's
 // default).
 sluice::writer open_writer(const target& t, sluice::writer_options options = {});
+// The options of a sluice::ostream of t: t.buffer_size, and when t.sync
+// durability::data_on_close, so that close() ends with the fdatasync.
+sluice::writer_options ostream_options(const target& t);
 void finish(sluice::writer& out, const target& t);  // sync() when t.sync, close()
 void finish(sluice::file& out, const target& t);    // sync_data() when t.sync, close()
 

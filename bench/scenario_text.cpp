@@ -6,6 +6,7 @@
 #include <array>
 #include <fstream>
 #include <memory>
+#include <sluice/ostream.hpp>
 #include <string>
 #include <string_view>
 
@@ -44,16 +45,29 @@ void write_lines(std::uint64_t lines, Write&& write) {
 }
 
 // The program people write first: text mode, operator<<, tellp() in the
-// loop condition (a system call per line) and the default buffer.
-void run_ofstream_naive(const target& t, const text_size& size) {
-  std::ofstream out(t.path);
+// loop condition and the default buffer. Through std::ofstream each tellp()
+// is a system call; through sluice::ostream the same code makes none.
+template <class Stream>
+void write_naive(Stream& out, const text_size& size) {
   std::uint64_t line = 0;
   while (out && out.tellp() < static_cast<std::streamoff>(size.requested)) {
     out << std::string(line % 8, '\t') << "All work and no play makes " << name_of(line)
         << " a dull boy." << '\n';
     ++line;
   }
+}
+
+void run_ofstream_naive(const target& t, const text_size& size) {
+  std::ofstream out(t.path);
+  write_naive(out, size);
   finish(out, t);
+}
+
+// The same program with sluice::ostream in place of std::ofstream.
+void run_sluice_ostream_naive(const target& t, const text_size& size) {
+  sluice::ostream out(t.path, ostream_options(t));
+  write_naive(out, size);
+  out.close();
 }
 
 // The best std::ofstream can do: binary mode, a 256 KiB buffer, write()
@@ -130,6 +144,8 @@ std::vector<bench_case> make_text(std::uint64_t requested) {
   c.methods.push_back(bind_method(
       "sluice writer::write, write_behind", role::sluice,
       [](const target& t, const text_size& s) { run_sluice_write(t, s, true); }, size));
+  c.methods.push_back(bind_method("sluice::ostream <<, tellp() loop", role::sluice,
+                                  run_sluice_ostream_naive, size));
   return {std::move(c)};
 }
 

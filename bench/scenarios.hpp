@@ -17,11 +17,12 @@ struct scenario {
   std::vector<bench_case> (*make)(std::uint64_t size);
 };
 
-// bytes, text, gather, large, fragment, durable: the order of the report.
+// bytes, text, convert, gather, large, fragment, durable: the order of the report.
 std::span<const scenario> scenarios();
 
 std::vector<bench_case> make_bytes(std::uint64_t size);
 std::vector<bench_case> make_text(std::uint64_t size);
+std::vector<bench_case> make_convert(std::uint64_t size);
 std::vector<bench_case> make_gather(std::uint64_t size);
 std::vector<bench_case> make_large(std::uint64_t size);
 std::vector<bench_case> make_fragment(std::uint64_t size);

@@ -24,6 +24,7 @@
 //   out.close();  // throws if any byte could not be written
 #pragma once
 
+#include <algorithm>
 #include <charconv>
 #include <concepts>
 #include <cstddef>
@@ -39,6 +40,7 @@
 #include <type_traits>
 
 #include "sluice/file.hpp"
+#include "sluice/format.hpp"
 
 namespace sluice {
 
@@ -202,6 +204,23 @@ class writer {
   // "-inf", "nan", "-nan" for the special values.
   void print(double value);
   void print(float value);
+
+  // Formatting beyond the defaults (<sluice/format.hpp> has the formats and
+  // examples). Each writes straight into the buffer, like print(value).
+  void print(bool value);  // "true" or "false"
+  void print(char value);  // the character itself, as put(value)
+  // In format.base, padded as format.padded says, e.g. print(n, sluice::hex).
+  template <detail::print_integer T>
+  void print(T value, const int_format& format) {
+    auto room = reserve(std::max(detail::int_room<T>(format), format.padded.width));
+    commit(detail::format_integer(room.data(), value, format));
+  }
+  // Shortest, fixed, scientific or general, e.g. print(x, sluice::fixed(3)).
+  void print(double value, const float_format& format);
+  void print(float value, const float_format& format);
+  // `text` padded to pad.width, e.g. print(name, sluice::pad(10)). The text is
+  // copied as write() does (a long one is never cut).
+  void print(std::string_view text, const padding& pad);
 
   // A writable span of at least `n` bytes inside the buffer, flushing first if
   // needed; when n exceeds the buffer's size the buffer is replaced by one of

@@ -1,0 +1,158 @@
+// sluice/format.hpp - how writer::print lays out a number: base, precision,
+// width and fill.
+//
+// writer::print(value) writes integers in decimal and floating point in the
+// shortest form that reads back to the same bits. A second argument asks for
+// something else:
+//
+//   w.print(255, sluice::hex);                          // "ff"
+//   w.print(255, sluice::hex_upper.pad(6, '0'));        // "0000FF"
+//   w.print(-5, sluice::dec.pad(4, '0'));               // "-005"
+//   w.print(5, sluice::bin);                            // "101"
+//   w.print(35, sluice::base(36));                      // "z"
+//   w.print(3.14159, sluice::fixed(2));                 // "3.14"
+//   w.print(1234.56, sluice::scientific(3));            // "1.235e+03"
+//   w.print(0.0001, sluice::general(6));                // "0.0001", like printf's %g
+//   w.print(2.5, sluice::shortest.pad(6, '*', sluice::align::left));  // "2.5***"
+//   w.print(true);  w.print('x');                       // "true", "x"
+//   w.print("name", sluice::pad(8, ' ', sluice::align::left));  // "name    "
+//
+// Cost: the text is made in the writer's buffer itself (std::to_chars into
+// reserve()d space, then commit), never in a temporary string; padding moves
+// it there in place. A format is a small value, cheap to copy and constexpr.
+// Nothing here allocates or throws, except writer calls that flush a full
+// buffer (their errors are the writer's, see <sluice/writer.hpp>) and
+// base() given a base outside 2..36 (std::invalid_argument).
+//
+// Text forms:
+// - integers in a base other than 10 are lowercase (hex_upper: uppercase),
+//   without prefix; a negative value is "-" and its magnitude ("-ff").
+// - infinities and NaNs print as "inf", "-inf", "nan", "-nan" in every style.
+// - fixed/scientific/general take a precision like printf's %f/%e/%g and
+//   round the exact binary value correctly.
+// - padding fills up to `width` characters (a longer text is never cut). With
+//   fill '0' and align::right (the default) the zeros go after a leading
+//   minus sign, as printf's "%05d" does.
+#pragma once
+
+#include <charconv>
+#include <cstddef>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+
+namespace sluice {
+
+// Where the text sits inside a padded field.
+enum class align : unsigned char { right, left, center };
+
+// Fill up to `width` characters with `fill`; the default pads nothing.
+struct padding {
+  std::size_t width = 0;
+  char fill = ' ';
+  sluice::align align = sluice::align::right;
+};
+
+// A padding for writer::print(text, padding): print("id", sluice::pad(6))
+// writes "    id", print("id", sluice::pad(6, '.', sluice::align::left)) "id....".
+constexpr padding pad(std::size_t width, char fill = ' ',
+                      sluice::align where = sluice::align::right) {
+  return {width, fill, where};
+}
+
+// How writer::print(integer, format) writes an integer.
+struct int_format {
+  int base = 10;           // 2..36
+  bool uppercase = false;  // digits above 9 as 'A'..'Z'
+  padding padded{};        // default: none
+
+  // The same format padded to `width` characters.
+  constexpr int_format pad(std::size_t width, char fill = ' ',
+                           sluice::align where = sluice::align::right) const {
+    return {base, uppercase, {width, fill, where}};
+  }
+};
+
+inline constexpr int_format dec{10};
+inline constexpr int_format hex{16};
+inline constexpr int_format hex_upper{16, true};
+inline constexpr int_format oct{8};
+inline constexpr int_format bin{2};
+
+// Any base from 2 to 36 (lowercase digits); throws std::invalid_argument
+// otherwise.
+constexpr int_format base(int digits_base) {
+  if (digits_base < 2 || digits_base > 36)
+    throw std::invalid_argument("sluice::base: not in 2..36");
+  return {digits_base};
+}
+
+// The styles of writer::print(floating, format).
+enum class float_style : unsigned char {
+  shortest,    // the shortest text that reads back to the same bits
+  fixed,       // printf's %.<precision>f
+  scientific,  // printf's %.<precision>e
+  general,     // printf's %.<precision>g
+};
+
+// How writer::print(floating, format) writes a float or a double.
+struct float_format {
+  float_style style = float_style::shortest;
+  int precision = 0;  // digits after the point (general: significant digits); >= 0
+  padding padded{};
+
+  constexpr float_format pad(std::size_t width, char fill = ' ',
+                             sluice::align where = sluice::align::right) const {
+    return {style, precision, {width, fill, where}};
+  }
+};
+
+inline constexpr float_format shortest{};
+// A negative precision counts as 0. The text grows with the precision: a
+// precision larger than the writer's buffer makes the writer enlarge it.
+constexpr float_format fixed(int precision) {
+  return {float_style::fixed, precision < 0 ? 0 : precision};
+}
+constexpr float_format scientific(int precision) {
+  return {float_style::scientific, precision < 0 ? 0 : precision};
+}
+constexpr float_format general(int precision) {
+  return {float_style::general, precision < 0 ? 0 : precision};
+}
+
+namespace detail {
+
+// How many of a field's `gap` fill characters go before its text.
+std::size_t lead_of(std::size_t gap, align where) noexcept;
+
+// Moves the `size` characters at `text` to fit a field of pad.width and
+// fills around them; returns the field's length. `text` must have room for
+// max(size, pad.width) characters.
+std::size_t apply_padding(char* text, std::size_t size, const padding& pad) noexcept;
+
+// The most characters print(value of T, format) writes before padding.
+template <class T>
+constexpr std::size_t int_room(const int_format&) {
+  return static_cast<std::size_t>(std::numeric_limits<T>::digits) + 2;
+}
+
+// Writes `value` as `format` says at `text` (room for int_room<T>() and for
+// the padding's width); returns the length.
+template <class T>
+std::size_t format_integer(char* text, T value, const int_format& format) noexcept {
+  char* end = std::to_chars(text, text + int_room<T>(format), value, format.base).ptr;
+  if (format.uppercase)
+    for (char* c = text; c != end; ++c)
+      if (*c >= 'a' && *c <= 'z') *c = static_cast<char>(*c - 'a' + 'A');
+  return apply_padding(text, static_cast<std::size_t>(end - text), format.padded);
+}
+
+// The most characters print(double or float, format) writes before padding.
+std::size_t float_room(const float_format& format, bool is_double) noexcept;
+// Writes `value` as `format` says at `text` (room for float_room() and the
+// padding's width); returns the length.
+std::size_t format_floating(char* text, double value, const float_format& format) noexcept;
+std::size_t format_floating(char* text, float value, const float_format& format) noexcept;
+
+}  // namespace detail
+}  // namespace sluice

@@ -1,0 +1,246 @@
+// sluice-bin2text's conversion: schemas, round trips through CSV and JSON
+// Lines back to identical values, and every bad input refused with a clear
+// error and no output left behind.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "convert.hpp"
+#include "schema.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using namespace sluice_test;
+
+using bin2text_test = dir_test;
+
+constexpr const char* every_type = "a:i8,b:u8,c:i16,d:u16,e:i32,f:u32,g:i64,h:u64,x:f32,y:f64";
+
+// The message of the std::invalid_argument parse_schema(text) throws.
+std::string schema_error(const char* text) {
+  try {
+    bin2text::parse_schema(text);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(bin2text, schema_gives_offsets_and_sizes) {
+  auto layout = bin2text::parse_schema("id:i32,ts:i64,x:f32,y:f64,flags:u16");
+  ASSERT_EQ(layout.fields.size(), 5u);
+  EXPECT_EQ(layout.record_size, 26u);
+  EXPECT_EQ(layout.fields[1].name, "ts");
+  EXPECT_EQ(layout.fields[1].offset, 4u);
+  EXPECT_EQ(layout.fields[4].offset, 24u);
+  EXPECT_EQ(layout.fields[4].size, 2u);
+}
+
+TEST(bin2text, bad_schemas_are_named) {
+  EXPECT_NE(schema_error("").find("empty"), std::string::npos);
+  EXPECT_NE(schema_error("id").find("'id' is not name:type"), std::string::npos);
+  EXPECT_NE(schema_error("id:i3").find("unknown type 'i3'"), std::string::npos);
+  EXPECT_NE(schema_error("id:i32,").find("'' is not name:type"), std::string::npos);
+  EXPECT_NE(schema_error("1d:i32").find("'1d' is not a name"), std::string::npos);
+  EXPECT_NE(schema_error("a\"b:i32").find("is not a name"), std::string::npos);
+  EXPECT_NE(schema_error("a:i32,a:u8").find("'a' appears twice"), std::string::npos);
+  EXPECT_THROW(bin2text::parse_format("yaml"), std::invalid_argument);
+}
+
+// Random records of every type: raw bit patterns, NaNs left out (they have
+// no single text form to compare).
+std::vector<unsigned char> random_records(std::size_t count, bool big_endian) {
+  std::mt19937_64 random(11);
+  std::vector<unsigned char> bytes;
+  auto put = [&](std::uint64_t bits, std::size_t size) {
+    for (std::size_t i = 0; i < size; ++i) {
+      std::size_t shift = 8 * (big_endian ? size - 1 - i : i);
+      bytes.push_back(static_cast<unsigned char>(bits >> shift));
+    }
+  };
+  for (std::size_t n = 0; n < count; ++n) {
+    for (std::size_t size : {1, 1, 2, 2, 4, 4, 8, 8}) put(random(), size);
+    std::uint32_t x;
+    do x = static_cast<std::uint32_t>(random());
+    while (std::isnan(std::bit_cast<float>(x)));
+    std::uint64_t y;
+    do y = random();
+    while (std::isnan(std::bit_cast<double>(y)));
+    put(x, 4);
+    put(y, 8);
+  }
+  return bytes;
+}
+
+template <class T>
+T field_of(const std::vector<unsigned char>& bytes, std::size_t record, std::size_t offset) {
+  T value;
+  std::memcpy(&value, bytes.data() + record * 42 + offset, sizeof value);
+  return value;
+}
+
+bin2text::job make_job(const temp_dir& dir, bin2text::format format, const char* schema) {
+  bin2text::job work;
+  work.input = (dir / "in.bin").native();
+  work.output = (dir / "out").native();
+  work.layout = bin2text::parse_schema(schema);
+  work.format = format;
+  return work;
+}
+
+// The record's values as the test reads them back, each as text of its
+// exact value.
+std::vector<std::string> expected_values(const std::vector<unsigned char>& bytes, std::size_t r) {
+  return {std::to_string(field_of<std::int8_t>(bytes, r, 0)),
+          std::to_string(field_of<std::uint8_t>(bytes, r, 1)),
+          std::to_string(field_of<std::int16_t>(bytes, r, 2)),
+          std::to_string(field_of<std::uint16_t>(bytes, r, 4)),
+          std::to_string(field_of<std::int32_t>(bytes, r, 6)),
+          std::to_string(field_of<std::uint32_t>(bytes, r, 10)),
+          std::to_string(field_of<std::int64_t>(bytes, r, 14)),
+          std::to_string(field_of<std::uint64_t>(bytes, r, 22)),
+          std::to_string(std::bit_cast<std::uint32_t>(field_of<float>(bytes, r, 30))),
+          std::to_string(std::bit_cast<std::uint64_t>(field_of<double>(bytes, r, 34)))};
+}
+
+// A CSV cell read back: integers as they are, floating point as the bits
+// strtof/strtod give.
+std::string cell_value(const std::string& cell, std::size_t column) {
+  if (column == 8)
+    return std::to_string(std::bit_cast<std::uint32_t>(std::strtof(cell.c_str(), nullptr)));
+  if (column == 9)
+    return std::to_string(std::bit_cast<std::uint64_t>(std::strtod(cell.c_str(), nullptr)));
+  return cell;
+}
+
+TEST_F(bin2text_test, csv_round_trips_every_type_to_identical_values) {
+  constexpr std::size_t count = 20000;
+  auto bytes = random_records(count, false);
+  write_all(dir / "in.bin", std::string(bytes.begin(), bytes.end()));
+  bin2text::run(make_job(dir, bin2text::format::csv, every_type));
+  std::istringstream csv(read_all(dir / "out"));
+  std::string line;
+  ASSERT_TRUE(std::getline(csv, line));
+  EXPECT_EQ(line, "a,b,c,d,e,f,g,h,x,y");
+  for (std::size_t r = 0; r < count; ++r) {
+    ASSERT_TRUE(std::getline(csv, line)) << r;
+    std::istringstream cells(line);
+    std::vector<std::string> values;
+    for (std::string cell; std::getline(cells, cell, ',');)
+      values.push_back(cell_value(cell, values.size()));
+    ASSERT_EQ(values, expected_values(bytes, r)) << line;
+  }
+  EXPECT_FALSE(std::getline(csv, line));
+}
+
+TEST_F(bin2text_test, jsonl_round_trips_through_nlohmann) {
+  constexpr std::size_t count = 5000;
+  auto bytes = random_records(count, false);
+  write_all(dir / "in.bin", std::string(bytes.begin(), bytes.end()));
+  bin2text::run(make_job(dir, bin2text::format::jsonl, every_type));
+  std::istringstream lines(read_all(dir / "out"));
+  std::string line;
+  for (std::size_t r = 0; r < count; ++r) {
+    ASSERT_TRUE(std::getline(lines, line));
+    auto record = nlohmann::json::parse(line);
+    auto want = expected_values(bytes, r);
+    EXPECT_EQ(std::to_string(record["a"].get<std::int64_t>()), want[0]);
+    EXPECT_EQ(std::to_string(record["d"].get<std::uint64_t>()), want[3]);
+    EXPECT_EQ(std::to_string(record["g"].get<std::int64_t>()), want[6]);
+    EXPECT_EQ(std::to_string(record["h"].get<std::uint64_t>()), want[7]);
+    float x = std::bit_cast<float>(static_cast<std::uint32_t>(std::stoul(want[8])));
+    if (std::isinf(x))
+      EXPECT_TRUE(record["x"].is_null());
+    else
+      EXPECT_EQ(std::bit_cast<std::uint32_t>(static_cast<float>(record["x"].get<double>())),
+                std::bit_cast<std::uint32_t>(x))
+          << line;
+    // Infinities are null: JSON has no such number.
+    double y = std::bit_cast<double>(std::stoull(want[9]));
+    if (std::isinf(y))
+      EXPECT_TRUE(record["y"].is_null());
+    else
+      EXPECT_EQ(std::to_string(std::bit_cast<std::uint64_t>(record["y"].get<double>())), want[9]);
+  }
+  EXPECT_FALSE(std::getline(lines, line));
+}
+
+TEST_F(bin2text_test, big_endian_input_gives_the_same_text) {
+  auto little = random_records(500, false);
+  auto big = random_records(500, true);
+  write_all(dir / "in.bin", std::string(little.begin(), little.end()));
+  auto work = make_job(dir, bin2text::format::xml, every_type);
+  bin2text::run(work);
+  std::string from_little = read_all(dir / "out");
+  write_all(dir / "in.bin", std::string(big.begin(), big.end()));
+  work.big_endian = true;
+  bin2text::run(work);
+  EXPECT_EQ(read_all(dir / "out"), from_little);
+}
+
+TEST_F(bin2text_test, xml_as_documented) {
+  std::string record(6, '\0');
+  std::int32_t id = -5;
+  std::uint16_t flags = 513;
+  std::memcpy(record.data(), &id, 4);
+  std::memcpy(record.data() + 4, &flags, 2);
+  write_all(dir / "in.bin", record + record);
+  bin2text::run(make_job(dir, bin2text::format::xml, "id:i32,flags:u16"));
+  EXPECT_EQ(read_all(dir / "out"),
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<records>\n"
+            "<record id=\"-5\" flags=\"513\"/>\n<record id=\"-5\" flags=\"513\"/>\n</records>\n");
+}
+
+TEST_F(bin2text_test, non_finite_values_are_null_in_json_and_inf_elsewhere) {
+  double values[] = {std::numeric_limits<double>::infinity(),
+                     -std::numeric_limits<double>::infinity(), 0.5};
+  write_all(dir / "in.bin", std::string(reinterpret_cast<const char*>(values), sizeof values));
+  bin2text::run(make_job(dir, bin2text::format::jsonl, "v:f64"));
+  EXPECT_EQ(read_all(dir / "out"), "{\"v\":null}\n{\"v\":null}\n{\"v\":0.5}\n");
+  bin2text::run(make_job(dir, bin2text::format::csv, "v:f64"));
+  EXPECT_EQ(read_all(dir / "out"), "v\ninf\n-inf\n0.5\n");
+}
+
+TEST_F(bin2text_test, a_truncated_input_names_the_offset_and_keeps_the_old_output) {
+  write_all(dir / "in.bin", std::string(26 * 3 + 5, 'x'));
+  write_all(dir / "out", "previous content");
+  try {
+    bin2text::run(make_job(dir, bin2text::format::csv, "id:i32,ts:i64,x:f32,y:f64,flags:u16"));
+    FAIL() << "no error";
+  } catch (const std::runtime_error& e) {
+    std::string what = e.what();
+    EXPECT_NE(what.find("in.bin' is 83 bytes"), std::string::npos) << what;
+    EXPECT_NE(what.find("record at offset 78 is truncated"), std::string::npos) << what;
+  }
+  EXPECT_EQ(read_all(dir / "out"), "previous content");
+}
+
+TEST_F(bin2text_test, unwritable_output_and_missing_input_are_system_errors) {
+  write_all(dir / "in.bin", std::string(8, 'x'));
+  auto work = make_job(dir, bin2text::format::csv, "v:u64");
+  work.output = (dir / "missing" / "out.csv").native();
+  auto error = thrown([&] { bin2text::run(work); });
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->code(), std::error_code(ENOENT, std::generic_category()));
+  EXPECT_NE(std::string(error->what()).find("missing"), std::string::npos) << error->what();
+  work = make_job(dir, bin2text::format::csv, "v:u64");
+  work.input = (dir / "nowhere.bin").native();
+  error = thrown([&] { bin2text::run(work); });
+  ASSERT_TRUE(error);
+  EXPECT_NE(std::string(error->what()).find("nowhere.bin"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(dir / "out"));
+}
+
+}  // namespace

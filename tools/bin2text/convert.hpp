@@ -1,0 +1,45 @@
+// sluice-bin2text: binary records to XML, CSV or JSON Lines.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "schema.hpp"
+
+namespace sluice {
+class writer;
+}
+
+namespace bin2text {
+
+enum class format { xml, csv, jsonl };
+
+// "xml", "csv" or "jsonl"; throws std::invalid_argument otherwise.
+format parse_format(std::string_view name);
+
+struct job {
+  std::string input;
+  std::string output;  // empty or "-": standard output
+  schema layout;
+  bin2text::format format = format::xml;
+  bool big_endian = false;
+  bool progress = false;  // a progress line on stderr (for large inputs)
+};
+
+// Converts job.input to job.output. Nothing is written unless the input is
+// a whole number of records. A file output is written to a temporary and
+// renamed over the path only when complete (atomic replace): a failure
+// leaves the path as it was. Throws std::runtime_error (a bad input, with
+// the offset of a truncated record) or std::system_error (I/O), each naming
+// the file.
+void run(const job& work);
+
+// Writes `count` records at `data` as job.format says, without the
+// document's head and tail. Exposed for the tests.
+void write_records(sluice::writer& out, const job& work, const unsigned char* data,
+                   std::size_t count);
+void write_head(sluice::writer& out, const job& work);
+void write_tail(sluice::writer& out, const job& work);
+
+}  // namespace bin2text

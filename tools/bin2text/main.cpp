@@ -1,0 +1,44 @@
+// sluice-bin2text: fixed-layout binary records to XML, CSV or JSON Lines.
+// See docs/sluice-bin2text.md.
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <exception>
+
+#include "convert.hpp"
+
+namespace {
+
+constexpr const char* example =
+    "Example:\n"
+    "  sluice-bin2text --schema id:i32,ts:i64,x:f32,y:f64,flags:u16 --format csv \\\n"
+    "      --output points.csv points.bin\n"
+    "Types: i8 u8 i16 u16 i32 u32 i64 u64 f32 f64, packed, little-endian unless\n"
+    "--big-endian. Floating point is written in the shortest form that reads back to\n"
+    "the same value. A file output appears complete or not at all.\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Converts a file of fixed-layout binary records to XML, CSV or JSON Lines."};
+  std::string schema_text, format_text = "xml";
+  bin2text::job work;
+  app.add_option("input", work.input, "The binary file")->required();
+  app.add_option("--schema", schema_text, "The record's fields, name:type,...")->required();
+  app.add_option("--format", format_text, "xml, csv or jsonl (default xml)");
+  app.add_option("-o,--output", work.output, "Output file (default: standard output)");
+  app.add_flag("--big-endian", work.big_endian, "The records are big-endian");
+  app.footer(example);
+  CLI11_PARSE(app, argc, argv);
+  try {
+    work.layout = bin2text::parse_schema(schema_text);
+    work.format = bin2text::parse_format(format_text);
+    work.progress = ::isatty(STDERR_FILENO) == 1;
+    bin2text::run(work);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "sluice-bin2text: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
