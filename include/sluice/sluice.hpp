@@ -4,10 +4,7 @@
 #include "sluice/error.hpp"
 #include "sluice/escape.hpp"
 #include "sluice/file.hpp"
-<<<<<<< HEAD
-#include "sluice/journal.hpp"
-=======
 #include "sluice/format.hpp"
+#include "sluice/journal.hpp"
 #include "sluice/ostream.hpp"
->>>>>>> format
 #include "sluice/writer.hpp"
