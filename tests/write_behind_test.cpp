@@ -31,24 +31,36 @@ void put_all(writer& out, const std::string& text) {
   for (char c : text) out.put(c);
 }
 
+// Counts the pwritevs made on the thread that created it and on others.
+class writes_by_thread {
+ public:
+  explicit writes_by_thread(fake_sys& fake) {
+    fake.on_pwritev([this](int, std::size_t) {
+      (std::this_thread::get_id() == caller_ ? from_caller_ : from_elsewhere_)++;
+      return transfer_action{};
+    });
+  }
+  int from_caller() const { return from_caller_; }
+  int from_elsewhere() const { return from_elsewhere_; }
+
+ private:
+  std::thread::id caller_ = std::this_thread::get_id();
+  std::atomic<int> from_caller_{0};
+  std::atomic<int> from_elsewhere_{0};
+};
+
 TEST_F(write_behind, full_buffers_are_written_by_another_thread_in_order) {
   auto path = dir / "out";
   std::string model = pattern(10'000);
-  std::atomic<int> from_caller{0};
-  std::atomic<int> from_elsewhere{0};
-  auto caller = std::this_thread::get_id();
   fake_sys fake;
-  fake.on_pwritev([&](int, std::size_t) {
-    (std::this_thread::get_id() == caller ? from_caller : from_elsewhere)++;
-    return transfer_action{};
-  });
+  writes_by_thread writes(fake);
   writer out(path, behind);
   put_all(out, model);
   EXPECT_EQ(out.tell(), model.size());
   out.close();
   EXPECT_EQ(read_all(path), model);
-  EXPECT_EQ(from_elsewhere.load(), 99);  // every full buffer
-  EXPECT_EQ(from_caller.load(), 1);      // the last: close() waits for the thread, then writes it
+  EXPECT_EQ(writes.from_elsewhere(), 99);  // every full buffer
+  EXPECT_EQ(writes.from_caller(), 1);      // the last: close() waits for the thread, then writes it
   std::uint64_t expected_offset = 0;
   for (const auto& record : fake.pwritevs()) {
     EXPECT_EQ(record.offset, static_cast<off_t>(expected_offset));
@@ -191,14 +203,8 @@ TEST_F(write_behind, a_direct_writer_hands_off_whole_blocks_of_a_partly_full_buf
   std::size_t block = direct_block(path);
   if (block == 0) GTEST_SKIP() << "no O_DIRECT in " << dir.path();
   std::string model;
-  std::atomic<int> from_caller{0};
-  std::atomic<int> from_elsewhere{0};
-  auto caller = std::this_thread::get_id();
   fake_sys fake;
-  fake.on_pwritev([&](int, std::size_t) {
-    (std::this_thread::get_id() == caller ? from_caller : from_elsewhere)++;
-    return transfer_action{};
-  });
+  writes_by_thread writes(fake);
   writer out(path,
              {.buffer_size = 16 * block, .caching = sluice::caching::direct, .write_behind = true});
   for (int i = 0; i < 50'000; ++i) {
@@ -208,8 +214,8 @@ TEST_F(write_behind, a_direct_writer_hands_off_whole_blocks_of_a_partly_full_buf
   }
   out.close();
   EXPECT_EQ(read_all(path), model);
-  EXPECT_GT(from_elsewhere.load(), 10);
-  EXPECT_LE(from_caller.load(), 1);  // close() writes the last partial block
+  EXPECT_GT(writes.from_elsewhere(), 10);
+  EXPECT_LE(writes.from_caller(), 1);  // close() writes the last partial block
 }
 
 TEST_F(write_behind, a_failure_pending_while_the_writer_moves_is_thrown_by_the_new_one) {
