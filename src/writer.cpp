@@ -91,7 +91,9 @@ void writer::start(const writer_options& options) {
     throw std::system_error(EBADF, std::generic_category(),
                             detail::describe("write", target_.path()) + ": the file is not open");
   if (options.caching == caching::direct) block_ = target_.direct_io_alignment();
-  allocate(options.buffer_size ? options.buffer_size : writer_options::default_buffer_size);
+  allocate(options.buffer_size                  ? options.buffer_size
+           : options.caching == caching::direct ? writer_options::default_direct_buffer_size
+                                                : writer_options::default_buffer_size);
   modes_.durability = options.durability;
   modes_.caching = options.caching;
   modes_.cached_from = target_.position();

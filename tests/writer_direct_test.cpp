@@ -35,6 +35,13 @@ class writer_direct : public dir_test {
   }
 };
 
+TEST_F(writer_direct, its_default_buffer_is_the_direct_default) {
+  writer out(dir / "d", direct);
+  EXPECT_EQ(out.buffer_size(), sluice::writer_options::default_direct_buffer_size);
+  writer buffered(dir / "b");
+  EXPECT_EQ(buffered.buffer_size(), sluice::writer_options::default_buffer_size);
+}
+
 TEST_F(writer_direct, every_transfer_is_aligned_and_the_file_exact_at_close) {
   auto path = dir / "d";
   std::string data = pattern(1'000'003);
