@@ -27,7 +27,7 @@ constexpr std::array<scenario, 8> all = {{
      1000 * 11600, make_durable},
     {"journal",
      "sluice::journal at 1, 4, 16 threads vs write(2) + fdatasync, RocksDB, LevelDB, SQLite",
-     200 * 11600, make_journal_case},
+     300 * 11600, make_journal_case},
 }};
 
 }  // namespace
