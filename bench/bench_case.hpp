@@ -64,6 +64,10 @@ struct bench_case {
   std::vector<method> methods;
   std::vector<std::string> skipped;  // methods not built in, with the reason
   std::uint64_t written = 0;  // all a run writes, if more than bytes (a companion too); 0: bytes
+  // true: every run's target.path must hold the very bytes of the first
+  // good run. false: the methods write different files (a database, a
+  // journal directory), and each checks its own in `observe`.
+  bool same_bytes = true;
 };
 
 }  // namespace sluice::bench

@@ -9,7 +9,7 @@ namespace {
 
 constexpr std::uint64_t mib = 1024 * 1024;
 
-constexpr std::array<scenario, 7> all = {{
+constexpr std::array<scenario, 8> all = {{
     {"bytes", "one byte per call: stdio, iostreams, {fmt}, a hand buffer, sluice put", 32 * mib,
      make_bytes},
     {"text", "\"All work and no play...\" lines of a few pieces each", 64 * mib, make_text},
@@ -25,6 +25,9 @@ constexpr std::array<scenario, 7> all = {{
      make_fragment},
     {"durable", "a journal: transactions of 100 records, each fdatasync'ed before the next",
      1000 * 11600, make_durable},
+    {"journal",
+     "sluice::journal at 1, 4, 16 threads vs write(2) + fdatasync, RocksDB, LevelDB, SQLite",
+     300 * 11600, make_journal_case},
 }};
 
 }  // namespace

@@ -17,7 +17,7 @@ struct scenario {
   std::vector<bench_case> (*make)(std::uint64_t size);
 };
 
-// bytes, text, convert, gather, large, fragment, durable: the order of the report.
+// bytes, text, convert, gather, large, fragment, durable, journal: the order of the report.
 std::span<const scenario> scenarios();
 
 std::vector<bench_case> make_bytes(std::uint64_t size);
@@ -27,5 +27,6 @@ std::vector<bench_case> make_gather(std::uint64_t size);
 std::vector<bench_case> make_large(std::uint64_t size);
 std::vector<bench_case> make_fragment(std::uint64_t size);
 std::vector<bench_case> make_durable(std::uint64_t size);
+std::vector<bench_case> make_journal_case(std::uint64_t size);
 
 }  // namespace sluice::bench

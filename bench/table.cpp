@@ -78,6 +78,9 @@ void print_table(std::ostream& out, const case_summary& summary) {
   out << '\n' << summary.bench->title << '\n' << heading;
   for (const row& r : summary.rows) print_row(out, r, static_cast<int>(width));
   for (const std::string& note : summary.bench->skipped) out << "  " << note << '\n';
+  if (!summary.bench->same_bytes)
+    out << "  (the methods write different files: each run's records were read back\n"
+           "  through the method's own API and checked, untimed)\n";
 }
 
 void print_footer(std::ostream& out, const run_description& run) {

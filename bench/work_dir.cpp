@@ -77,7 +77,9 @@ work_dir::work_dir(const std::filesystem::path& parent) {
 }
 
 work_dir::~work_dir() {
-  ::unlink(removal.output);
+  std::error_code ignored;
+  std::filesystem::remove_all(removal.output, ignored);  // a directory, after a failed run
+
   ::unlink(removal.companion);
   ::unlink(removal.reference);
   if (::rmdir(removal.dir) != 0)
