@@ -1,5 +1,5 @@
 // sluice-bench: the list of scenarios and their default sizes, chosen so
-// that a default run takes about half a minute on a 2-core VM.
+// that a default run takes under a minute on a 2-core VM.
 #include "scenarios.hpp"
 
 #include <array>
@@ -20,7 +20,7 @@ constexpr std::array<scenario, 8> all = {{
      make_gather},
     {"large",
      "1 MiB pieces: write(2), sluice writer (normal, no_cache, direct), what each leaves cached",
-     512 * mib, make_large},
+     256 * mib, make_large},
     {"fragment", "two files in turns: extents with and without preallocate", 64 * mib,
      make_fragment},
     {"durable", "a journal: transactions of 100 records, each fdatasync'ed before the next",
