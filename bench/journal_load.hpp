@@ -37,6 +37,18 @@ struct journal_work {
 };
 using journal_content = std::shared_ptr<const journal_work>;
 
+// Puts the records of transaction `t` into `batch`, a key-value store's
+// write batch (LevelDB's and RocksDB's WriteBatch and Slice have one shape).
+template <class Slice, class Batch>
+void fill_batch(Batch& batch, const journal_work& work, std::size_t t) {
+  char record[journal_record_size];
+  for (std::size_t r = 0; r < journal_records; ++r) {
+    work.record(t, r, record);
+    batch.Put(Slice(record, journal_key_size),
+              Slice(record + journal_key_size, journal_value_size));
+  }
+}
+
 journal_content make_journal_work(std::size_t transactions);
 
 // What the runs of one method measured: every transaction's latency and

@@ -32,12 +32,7 @@ void run(const char* dir, const journal_work& work, int threads, journal_log& lo
   sync.sync = true;
   auto commit = [&](std::size_t t) {
     rocksdb::WriteBatch batch;
-    char record[journal_record_size];
-    for (std::size_t r = 0; r < journal_records; ++r) {
-      work.record(t, r, record);
-      batch.Put(rocksdb::Slice(record, journal_key_size),
-                rocksdb::Slice(record + journal_key_size, journal_value_size));
-    }
+    fill_batch<rocksdb::Slice>(batch, work, t);
     ok(db->Write(sync, &batch), "write");
   };
   run_transactions(work, threads, commit, log);
