@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "directory.hpp"
 #include "sluice/detail/sys.hpp"
 #include "sluice/error.hpp"
 #include "transfer.hpp"
@@ -243,12 +244,17 @@ void file::close() {
                             detail::describe("close", path_) + ": an earlier sync failed");
 }
 
+file detail::open_directory(const std::filesystem::path& path) {
+  int fd = restart_interrupted(
+      [&] { return sys().open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0); });
+  if (fd < 0) throw_error(errno, "open directory", path.native());
+  return file(fd, path.native());
+}
+
 void sync_directory(const std::filesystem::path& path) {
-  int fd = detail::restart_interrupted(
-      [&] { return detail::sys().open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0); });
-  if (fd < 0) detail::throw_error(errno, "open directory", path.native());
-  file directory(fd, path.native());  // closes on every path out
-  if (detail::sys().fsync(fd) != 0) detail::throw_error(errno, "fsync directory", path.native());
+  file directory = detail::open_directory(path);  // closes on every path out
+  if (detail::sys().fsync(directory.native_handle()) != 0)
+    detail::throw_error(errno, "fsync directory", path.native());
   directory.close();
 }
 

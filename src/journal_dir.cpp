@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "directory.hpp"
 #include "journal_format.hpp"
 #include "sluice/detail/sys.hpp"
 #include "sluice/error.hpp"
@@ -16,13 +17,6 @@ namespace sluice::detail {
 namespace {
 
 constexpr std::size_t window_size = std::size_t{1} << 20;
-
-file open_directory(const std::filesystem::path& dir) {
-  int fd = restart_interrupted(
-      [&] { return sys().open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0); });
-  if (fd < 0) throw_error(errno, "open directory", dir.native());
-  return file(fd, dir.native());
-}
 
 // Appends the names of one getdents64 buffer.
 void parse_entries(const char* buffer, std::size_t size, std::vector<std::string>& names) {
