@@ -3,7 +3,6 @@
 #include "journal_load.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
@@ -16,12 +15,6 @@
 namespace sluice::bench {
 namespace {
 
-using clock_type = std::chrono::steady_clock;
-
-double since(clock_type::time_point start) {
-  return std::chrono::duration<double>(clock_type::now() - start).count();
-}
-
 // The value at fraction `q` of the sorted `values` (nearest rank).
 double quantile(const std::vector<double>& sorted, double q) {
   auto rank = static_cast<std::size_t>(q * static_cast<double>(sorted.size() - 1) + 0.5);
@@ -32,9 +25,7 @@ double quantile(const std::vector<double>& sorted, double q) {
 void commit_share(const journal_work& work, std::size_t first, std::size_t step,
                   const std::function<void(std::size_t)>& commit, std::vector<double>& latencies) {
   for (std::size_t t = first; t < work.transactions; t += step) {
-    auto start = clock_type::now();
-    commit(t);
-    latencies[t] = since(start);
+    latencies[t] = seconds_of([&] { commit(t); });
   }
 }
 
@@ -79,8 +70,7 @@ void run_transactions(const journal_work& work, int threads,
                       const std::function<void(std::size_t)>& commit, journal_log& log) {
   std::vector<double> latencies(work.transactions);
   std::vector<std::exception_ptr> errors(static_cast<std::size_t>(threads));
-  auto start = clock_type::now();
-  {
+  double seconds = seconds_of([&] {
     std::vector<std::jthread> pool;
     for (int i = 0; i < threads; ++i)
       pool.emplace_back([&, i] {
@@ -91,8 +81,7 @@ void run_transactions(const journal_work& work, int threads,
           errors[static_cast<std::size_t>(i)] = std::current_exception();
         }
       });
-  }
-  double seconds = since(start);
+  });  // the pool joins before the clock stops
   for (const std::exception_ptr& e : errors)
     if (e) std::rethrow_exception(e);
   log.add_run(std::move(latencies), seconds);
