@@ -61,8 +61,7 @@ bool write_behind::drain() {
 }
 
 void write_behind::rebind(step write) {
-  std::unique_lock lock(mutex_);
-  changed_.wait(lock, [&] { return idle(); });
+  std::lock_guard lock(mutex_);
   write_ = std::move(write);
 }
 

@@ -68,7 +68,8 @@ class write_behind {
   // Waits until every queued buffer is written. False if the thread failed.
   bool drain();
 
-  // Drains, then has the thread use `write` from now on (the writer moved).
+  // Has the thread use `write` from now on (the writer moved). Call it
+  // only after drain(), while nothing is queued.
   void rebind(step write);
 
   // After hand_off() or drain() said so: what failed and what is unwritten.
