@@ -13,8 +13,8 @@
 // formats into the space reserve() offers and print commits what it wrote,
 // with no intermediate string. When the text is longer than that space, the
 // buffer is flushed and the call is formatted again into the free buffer;
-// text longer than the whole buffer streams through put(), piece by piece,
-// without growing it.
+// text longer than the whole buffer is formatted into a memory buffer and
+// handed to write() (the buffer does not grow).
 //
 // Errors: the writer's (see <sluice/writer.hpp>): a write that fails throws
 // and sticks, and no byte is dropped silently (unlike fmt::output_file, which
@@ -29,10 +29,11 @@
 //   out.close();
 #pragma once
 
-#include <fmt/core.h>
+#include <fmt/format.h>
 
 #include <cstddef>
 #include <iterator>
+#include <string_view>
 #include <utility>
 
 #include "sluice/writer.hpp"
@@ -40,30 +41,10 @@
 namespace sluice {
 namespace detail {
 
-// An output iterator that put()s each character into a writer.
-class writer_put_iterator {
- public:
-  using iterator_category = std::output_iterator_tag;
-  using value_type = void;
-  using difference_type = std::ptrdiff_t;
-  using pointer = void;
-  using reference = void;
-
-  explicit writer_put_iterator(writer& out) noexcept : out_(&out) {}
-  writer_put_iterator& operator=(char c) {
-    out_->put(c);
-    return *this;
-  }
-  writer_put_iterator& operator*() noexcept { return *this; }
-  writer_put_iterator& operator++() noexcept { return *this; }
-  writer_put_iterator operator++(int) noexcept { return *this; }
-
- private:
-  writer* out_;
-};
-
-// Formats into the writer's free space; on overflow, into a flushed buffer;
-// beyond the buffer's size, through put().
+// Formats into the writer's free space; on overflow, once more into the
+// flushed buffer; text longer than the whole buffer is formatted into a
+// memory buffer and handed to write(), which sends a large piece on
+// without copying it again.
 inline void vprint(writer& out, fmt::string_view format, fmt::format_args args) {
   auto room = out.reserve(1);
   auto result = fmt::vformat_to_n(room.data(), room.size(), format, args);
@@ -73,7 +54,9 @@ inline void vprint(writer& out, fmt::string_view format, fmt::format_args args) 
     out.commit(fmt::vformat_to_n(room.data(), room.size(), format, args).size);
     return;
   }
-  fmt::vformat_to(writer_put_iterator(out), format, args);
+  fmt::memory_buffer text;
+  fmt::vformat_to(std::back_inserter(text), format, args);
+  out.write(std::string_view(text.data(), text.size()));
 }
 
 }  // namespace detail
