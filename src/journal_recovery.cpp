@@ -67,16 +67,9 @@ struct scan_result {
 scan_result scan_records(read_window& window, std::uint64_t lsn) {
   std::uint64_t offset = segment_header_size;
   for (;;) {
-    auto header_bytes = window.bytes(offset, record_header_size);
-    if (header_bytes.size() < record_header_size) break;
-    record_header header = decode_record_header(header_bytes.data());
-    std::uint64_t total = record_header_size + std::uint64_t{header.length};
-    if (header.lsn != lsn || header.length > max_record_payload || offset + total > window.limit())
-      break;
-    auto record = window.bytes(offset, static_cast<std::size_t>(total));
-    if (record.size() < total) break;  // the file shrank under us
-    if (!record_checksum_matches(record.data(), record.subspan(record_header_size))) break;
-    offset += total;
+    record_read record = read_record(window, offset, {lsn});
+    if (record.status != record_status::valid) break;
+    offset += record.size();
     ++lsn;
   }
   return {offset, lsn};
@@ -94,17 +87,10 @@ bool only_zeros_after(read_window& window, std::uint64_t offset) {
 std::optional<std::uint64_t> durable_record_after(read_window& window, std::uint64_t from,
                                                   std::uint64_t cut_lsn) {
   for (std::uint64_t at = from; at + record_header_size <= window.limit(); ++at) {
-    auto header_bytes = window.bytes(at, record_header_size);
-    if (header_bytes.size() < record_header_size) break;
-    record_header header = decode_record_header(header_bytes.data());
-    if (header.lsn <= cut_lsn || header.durable_mark <= cut_lsn ||
-        header.length > max_record_payload ||
-        at + record_header_size + header.length > window.limit())
-      continue;
-    auto record = window.bytes(at, record_header_size + header.length);
-    if (record.size() < record_header_size + header.length) break;
-    if (record_checksum_matches(record.data(), record.subspan(record_header_size)))
-      return header.lsn;
+    record_read record = read_record(window, at, {.lsn = cut_lsn, .beyond = true});
+    if (record.status == record_status::valid) return record.header.lsn;
+    if (record.status == record_status::missing || record.status == record_status::truncated)
+      break;  // the file shrank under us
   }
   return std::nullopt;
 }
