@@ -57,20 +57,16 @@ void open_current(cursor_state& c) {
   c.expected = header.first_lsn;
 }
 
-// Opens the segment holding c.want (first call) or the next one once the
-// current one's records are all read.
+// Opens the segment holding the next lsn the cursor needs: c.want on the
+// first call, then the one after the last record read, so a segment is left
+// once the next one starts at or before it. No I/O unless it opens one.
 void position(cursor_state& c) {
-  if (!c.current.is_open()) {
-    while (c.index + 1 < c.segments.size() && c.segments[c.index + 1].first_lsn <= c.want)
-      ++c.index;
-    open_current(c);
-    return;
-  }
-  if (c.index + 1 < c.segments.size() && c.segments[c.index + 1].first_lsn <= c.expected) {
-    while (c.index + 1 < c.segments.size() && c.segments[c.index + 1].first_lsn <= c.expected)
-      ++c.index;
-    open_current(c);
-  }
+  std::uint64_t next = c.current.is_open() ? c.expected : c.want;
+  std::size_t index = c.index;
+  while (index + 1 < c.segments.size() && c.segments[index + 1].first_lsn <= next) ++index;
+  if (c.current.is_open() && index == c.index) return;
+  c.index = index;
+  open_current(c);
 }
 
 // Reads and checks the record at c.offset; returns its payload.
