@@ -5,11 +5,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <exception>
-#include <filesystem>
 #include <stdexcept>
 #include <thread>
 
-#include "content.hpp"
 #include "timing.hpp"
 
 namespace sluice::bench {
@@ -30,22 +28,6 @@ void commit_share(const journal_work& work, std::size_t first, std::size_t step,
 }
 
 }  // namespace
-
-std::string journal_work::key(std::size_t t, std::size_t r) {
-  char text[journal_key_size + 1];
-  std::snprintf(text, sizeof text, "%08zx%08zx", t, r);
-  return text;
-}
-
-void journal_work::record(std::size_t t, std::size_t r, char* out) const {
-  std::string k = key(t, r);
-  std::copy(value.begin(), value.end(), std::copy(k.begin(), k.end(), out));
-}
-
-journal_content make_journal_work(std::size_t transactions) {
-  return std::make_shared<const journal_work>(
-      journal_work{transactions, pattern_bytes(journal_value_size)});
-}
 
 void journal_log::add_run(std::vector<double> latencies, double seconds) {
   std::lock_guard lock(mutex_);
@@ -113,23 +95,9 @@ method journal_method(std::string name, role kind, journal_content work,
                       std::function<void(const char* dir, journal_log&)> run,
                       std::function<void(const char* dir, const journal_work&)> check) {
   auto log = std::make_shared<journal_log>();
-  auto timed = [run, log](const target& t) {
-    std::filesystem::remove_all(t.path);
-    try {
-      run(t.path, *log);
-    } catch (...) {
-      std::filesystem::remove_all(t.path);
-      throw;
-    }
-  };
+  auto timed = [run, log](const target& t) { run(t.path, *log); };
   auto observe = [work, check, log](const target& t) {
-    try {
-      check(t.path, *work);
-    } catch (...) {
-      std::filesystem::remove_all(t.path);
-      throw;
-    }
-    std::filesystem::remove_all(t.path);
+    check(t.path, *work);
     return log->describe(work->transactions);
   };
   return {std::move(name), kind, timed, observe};

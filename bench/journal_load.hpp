@@ -17,25 +17,9 @@
 #include <vector>
 
 #include "bench_case.hpp"
+#include "transaction.hpp"
 
 namespace sluice::bench {
-
-inline constexpr std::size_t journal_records = 100;
-inline constexpr std::size_t journal_key_size = 16;
-inline constexpr std::size_t journal_value_size = 100;
-inline constexpr std::size_t journal_record_size = journal_key_size + journal_value_size;
-inline constexpr std::size_t journal_transaction_size = journal_records * journal_record_size;
-
-struct journal_work {
-  std::size_t transactions;
-  std::vector<char> value;  // every record's value
-
-  // The key of record `r` of transaction `t`: 16 hex digits.
-  static std::string key(std::size_t t, std::size_t r);
-  // Key then value, journal_record_size bytes, into `out`.
-  void record(std::size_t t, std::size_t r, char* out) const;
-};
-using journal_content = std::shared_ptr<const journal_work>;
 
 // Puts the records of transaction `t` into `batch`, a key-value store's
 // write batch (LevelDB's and RocksDB's WriteBatch and Slice have one shape).
@@ -48,8 +32,6 @@ void fill_batch(Batch& batch, const journal_work& work, std::size_t t) {
               Slice(record + journal_key_size, journal_value_size));
   }
 }
-
-journal_content make_journal_work(std::size_t transactions);
 
 // What the runs of one method measured: every transaction's latency and
 // each run's commit loop, in seconds.
@@ -85,9 +67,10 @@ class record_check {
   std::size_t count_ = 0;
 };
 
-// A method of the scenario: run(t) writes into the directory t.path (created
-// and removed by the method); check(path) reads it back. The observation is
-// the log's figures; the directory goes after it, or after a failed run.
+// A method of the scenario: run(t) creates the directory t.path and writes
+// into it; check(path) reads it back. The observation is the log's figures.
+// The runner's work_dir::remove_output removes the directory after each run,
+// good or failed.
 method journal_method(std::string name, role kind, journal_content work,
                       std::function<void(const char* dir, journal_log&)> run,
                       std::function<void(const char* dir, const journal_work&)> check);

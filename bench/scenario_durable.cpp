@@ -1,30 +1,25 @@
-// sluice-bench "durable": a journal's workload. Transactions of 100 records
-// (a 16-byte key and a 100-byte value each) are appended to one file, and
-// each must be durable before the next is written: a write and an
-// fdatasync per transaction, the cost a database pays per commit. MB/s
-// divided by 0.0116 gives transactions per second.
+// sluice-bench "durable": a journal's workload. The journal scenario's
+// transactions (transaction.hpp: 100 records of a 16-byte key and a 100-byte
+// value) are appended to one file, and each must be durable before the next
+// is written: a write and an fdatasync per transaction, the cost a database
+// pays per commit. MB/s divided by 0.0116 gives transactions per second.
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
-#include <cstdio>
 #include <memory>
 #include <span>
 #include <system_error>
 #include <vector>
 
-#include "content.hpp"
 #include "io.hpp"
 #include "scenarios.hpp"
+#include "transaction.hpp"
 #include "units.hpp"
 
 namespace sluice::bench {
 namespace {
-
-constexpr std::size_t records = 100;
-constexpr std::size_t key_size = 16;
-constexpr std::size_t value_size = 100;
-constexpr std::size_t transaction_size = records * (key_size + value_size);
 
 struct journal {
   std::vector<char> bytes;  // every transaction, one after the other
@@ -33,17 +28,12 @@ struct journal {
 using content = std::shared_ptr<const journal>;
 
 journal make_journal(std::size_t transactions) {
-  journal j{std::vector<char>(transactions * transaction_size), transactions};
-  std::vector<char> value = pattern_bytes(value_size);
+  journal j{std::vector<char>(transactions * journal_transaction_size), transactions};
+  journal_content work = make_journal_work(transactions);
   char* out = j.bytes.data();
   for (std::size_t t = 0; t < transactions; ++t)
-    for (std::size_t r = 0; r < records; ++r) {
-      char key[key_size + 1];
-      std::snprintf(key, sizeof key, "%08x%08x", static_cast<unsigned>(t),
-                    static_cast<unsigned>(r));
-      out = std::copy(key, key + key_size, out);
-      out = std::copy(value.begin(), value.end(), out);
-    }
+    for (std::size_t r = 0; r < journal_records; ++r, out += journal_record_size)
+      work->record(t, r, out);
   return j;
 }
 
@@ -51,15 +41,12 @@ journal make_journal(std::size_t transactions) {
 template <class Commit>
 void commit_each(const journal& j, Commit&& commit) {
   for (std::size_t t = 0; t < j.transactions; ++t)
-    commit(j.bytes.data() + t * transaction_size, transaction_size);
+    commit(j.bytes.data() + t * journal_transaction_size, journal_transaction_size);
 }
 
 void run_write(const target& t, const content& j) {
   raw_file out(t.path);
-  commit_each(*j, [&out](const char* data, std::size_t n) {
-    out.write_all(data, n);
-    out.sync_data();
-  });
+  commit_each(*j, [&out](const char* data, std::size_t n) { commit_raw(out, data, n); });
   out.finish(t.sync);
 }
 
@@ -115,7 +102,7 @@ void run_sluice(const target& t, const content& j, writer_options options, bool 
 
 std::vector<bench_case> make_durable(std::uint64_t size) {
   auto j = std::make_shared<const journal>(
-      make_journal(std::max<std::size_t>(1, size / transaction_size)));
+      make_journal(std::max<std::size_t>(1, size / journal_transaction_size)));
   bench_case c{"durable",
                "durable: " + std::to_string(j->transactions) +
                    " transactions of 100 records of 16 + 100 B, each fdatasync'ed",

@@ -31,8 +31,7 @@ void run_raw(const char* dir, const journal_work& work, journal_log& log) {
   auto commit = [&](std::size_t t) {
     for (std::size_t r = 0; r < journal_records; ++r)
       work.record(t, r, bytes.data() + r * journal_record_size);
-    out.write_all(bytes.data(), bytes.size());
-    out.sync_data();
+    commit_raw(out, bytes.data(), bytes.size());
   };
   run_transactions(work, 1, commit, log);
   out.finish(false);

@@ -77,10 +77,7 @@ work_dir::work_dir(const std::filesystem::path& parent) {
 }
 
 work_dir::~work_dir() {
-  std::error_code ignored;
-  std::filesystem::remove_all(removal.output, ignored);  // a directory, after a failed run
-
-  ::unlink(removal.companion);
+  remove_output();
   ::unlink(removal.reference);
   if (::rmdir(removal.dir) != 0)
     std::fprintf(stderr, "sluice-bench: could not remove '%s': %s\n", removal.dir,
@@ -92,7 +89,8 @@ const char* work_dir::output() const noexcept { return removal.output; }
 const char* work_dir::companion() const noexcept { return removal.companion; }
 const char* work_dir::reference() const noexcept { return removal.reference; }
 void work_dir::remove_output() const noexcept {
-  ::unlink(removal.output);
+  std::error_code ignored;
+  std::filesystem::remove_all(removal.output, ignored);
   ::unlink(removal.companion);
 }
 

@@ -27,7 +27,9 @@ class work_dir {
   const char* output() const noexcept;     // where every run writes
   const char* companion() const noexcept;  // a second file a run may write
   const char* reference() const noexcept;  // the first good output of the current case
-  void remove_output() const noexcept;     // unlinks output() and companion(), if present
+  // Removes output() (a file, or the directory a journal method writes) and
+  // companion(), if present.
+  void remove_output() const noexcept;
   // Writes back what the last run left dirty on this filesystem (syncfs), so
   // that no run pays for the writeback, or the freed blocks, of the one before.
   void settle() const noexcept;

@@ -36,6 +36,14 @@ std::filesystem::path segment_path(const cursor_state& c) {
       describe("read journal", segment_path(c).native(), c.offset) + ": " + reason);
 }
 
+// Why the record the cursor expects at c.offset is not there, as EILSEQ.
+[[noreturn]] void throw_bad_record(const cursor_state& c, record_status status) {
+  const char* why = status == record_status::missing    ? " is missing"
+                    : status == record_status::rejected ? " is corrupt"
+                                                        : " fails its checksum";
+  throw_corrupt(c, "record " + std::to_string(c.expected) + why);
+}
+
 void open_current(cursor_state& c) {
   c.current = file::open(segment_path(c), {.mode = open_mode::read_only});
   c.window.emplace(c.current, c.current.size());
@@ -49,39 +57,25 @@ void open_current(cursor_state& c) {
   c.expected = header.first_lsn;
 }
 
-// Opens the segment holding c.want (first call) or the next one once the
-// current one's records are all read.
+// Opens the segment holding the next lsn the cursor needs: c.want on the
+// first call, then the one after the last record read, so a segment is left
+// once the next one starts at or before it. No I/O unless it opens one.
 void position(cursor_state& c) {
-  if (!c.current.is_open()) {
-    while (c.index + 1 < c.segments.size() && c.segments[c.index + 1].first_lsn <= c.want)
-      ++c.index;
-    open_current(c);
-    return;
-  }
-  if (c.index + 1 < c.segments.size() && c.segments[c.index + 1].first_lsn <= c.expected) {
-    while (c.index + 1 < c.segments.size() && c.segments[c.index + 1].first_lsn <= c.expected)
-      ++c.index;
-    open_current(c);
-  }
+  std::uint64_t next = c.current.is_open() ? c.expected : c.want;
+  std::size_t index = c.index;
+  while (index + 1 < c.segments.size() && c.segments[index + 1].first_lsn <= next) ++index;
+  if (c.current.is_open() && index == c.index) return;
+  c.index = index;
+  open_current(c);
 }
 
 // Reads and checks the record at c.offset; returns its payload.
-std::span<const std::byte> read_record(cursor_state& c) {
-  auto header_bytes = c.window->bytes(c.offset, record_header_size);
-  if (header_bytes.size() < record_header_size)
-    throw_corrupt(c, "record " + std::to_string(c.expected) + " is missing");
-  record_header header = decode_record_header(header_bytes.data());
-  std::uint64_t total = record_header_size + std::uint64_t{header.length};
-  if (header.lsn != c.expected || header.length > max_record_payload ||
-      c.offset + total > c.window->limit())
-    throw_corrupt(c, "record " + std::to_string(c.expected) + " is corrupt");
-  auto record = c.window->bytes(c.offset, static_cast<std::size_t>(total));
-  if (record.size() < total ||
-      !record_checksum_matches(record.data(), record.subspan(record_header_size)))
-    throw_corrupt(c, "record " + std::to_string(c.expected) + " fails its checksum");
-  c.offset += total;
+std::span<const std::byte> take_record(cursor_state& c) {
+  record_read record = read_record(*c.window, c.offset, {c.expected});
+  if (record.status != record_status::valid) throw_bad_record(c, record.status);
+  c.offset += record.size();
   ++c.expected;
-  return record.subspan(record_header_size);
+  return record.payload;
 }
 
 }  // namespace
@@ -98,7 +92,7 @@ std::optional<journal_record> journal_cursor::next() {
   while (c.want < c.end) {
     detail::position(c);
     std::uint64_t lsn = c.expected;
-    std::span<const std::byte> data = detail::read_record(c);
+    std::span<const std::byte> data = detail::take_record(c);
     if (lsn >= c.want) {
       c.want = lsn + 1;
       return journal_record{lsn, data};

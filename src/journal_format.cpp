@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "crc32c.hpp"
+#include "journal_dir.hpp"
 
 namespace sluice::detail {
 namespace {
@@ -35,6 +36,11 @@ std::uint32_t record_checksum(const std::byte* header,
   std::uint32_t state = crc32c_extend(crc32c_init, {header, 4});
   state = crc32c_extend(state, {header + 8, record_header_size - 8});
   return crc32c_finish(crc32c_extend(state, payload));
+}
+
+bool is_wanted(const record_header& header, record_wanted wanted) noexcept {
+  if (wanted.beyond) return header.lsn > wanted.lsn && header.durable_mark > wanted.lsn;
+  return header.lsn == wanted.lsn;
 }
 
 }  // namespace
@@ -115,9 +121,22 @@ void encode_record(std::vector<std::byte>& out, std::uint64_t lsn, std::uint64_t
   put32(header + 4, record_checksum(header, payload));
 }
 
-bool record_checksum_matches(const std::byte* header_bytes,
-                             std::span<const std::byte> payload) noexcept {
-  return get32(header_bytes + 4) == record_checksum(header_bytes, payload);
+record_read read_record(read_window& window, std::uint64_t offset, record_wanted wanted) {
+  auto header_bytes = window.bytes(offset, record_header_size);
+  if (header_bytes.size() < record_header_size) return {record_status::missing, {}, {}};
+  record_read read{record_status::rejected, decode_record_header(header_bytes.data()), {}};
+  if (!is_wanted(read.header, wanted) || read.header.length > max_record_payload ||
+      offset + read.size() > window.limit())
+    return read;
+  auto record = window.bytes(offset, static_cast<std::size_t>(read.size()));
+  if (record.size() < read.size()) {
+    read.status = record_status::truncated;
+    return read;
+  }
+  read.payload = record.subspan(record_header_size);
+  bool matches = get32(record.data() + 4) == record_checksum(record.data(), read.payload);
+  read.status = matches ? record_status::valid : record_status::bad_checksum;
+  return read;
 }
 
 bool all_zero(std::span<const std::byte> bytes) noexcept {

@@ -59,10 +59,40 @@ record_header decode_record_header(const std::byte* bytes) noexcept;
 void encode_record(std::vector<std::byte>& out, std::uint64_t lsn, std::uint64_t durable_mark,
                    std::span<const std::byte> payload);
 
-// True if `header_bytes` (record_header_size) and `payload` carry a matching
-// checksum.
-bool record_checksum_matches(const std::byte* header_bytes,
-                             std::span<const std::byte> payload) noexcept;
+// Which record a reader looks for at an offset: the one with lsn `lsn`
+// (a scan or a cursor), or with `beyond` any record whose lsn and durable
+// mark are both above `lsn` (recovery's look past the cut of a torn tail).
+struct record_wanted {
+  std::uint64_t lsn;
+  bool beyond = false;
+};
+
+// What read_record found.
+enum class record_status {
+  valid,
+  missing,    // fewer than record_header_size bytes left before the window's limit
+  rejected,   // not the record wanted, a length over max_record_payload or past the limit
+  truncated,  // the file ended before the record did (it shrank while being read)
+  bad_checksum,
+};
+
+struct record_read {
+  record_status status;
+  record_header header;                // as decoded; zeros when missing
+  std::span<const std::byte> payload;  // when valid: until the window's next read
+  std::uint64_t size() const noexcept { return record_header_size + std::uint64_t{header.length}; }
+};
+
+class read_window;
+
+// The one rule of what a valid record is (docs/journal-format.md): reads the
+// record at `offset` of the segment behind `window` and checks that its
+// header is the one `wanted`, its length is at most max_record_payload and
+// fits before the window's limit, and its checksum over header and payload
+// matches. The payload is read only once the header passed. Cost: at most
+// two window reads (a pread each when outside the window's buffer) and a
+// CRC32C of the record. Throws std::system_error only if a read fails.
+record_read read_record(read_window& window, std::uint64_t offset, record_wanted wanted);
 
 // True if all of `bytes` are zero.
 bool all_zero(std::span<const std::byte> bytes) noexcept;

@@ -36,28 +36,6 @@ std::vector<std::uint64_t> segment_numbers(const std::filesystem::path& dir) {
   return numbers;
 }
 
-// One segment, open for reading, with its header checked.
-struct open_segment {
-  std::filesystem::path path;
-  file handle;
-  std::uint64_t size;
-  segment_info info;
-};
-
-open_segment open_and_check(const std::filesystem::path& dir, std::uint64_t number) {
-  open_segment segment{dir / segment_name(number), {}, 0, {number, 0}};
-  segment.handle = file::open(segment.path, {.mode = open_mode::read_only});
-  segment.size = segment.handle.size();
-  read_window window(segment.handle, segment.size);
-  segment_header header{};
-  if (auto problem = check_segment_header(window.bytes(0, segment_header_size), number, header))
-    throw std::system_error(
-        problem->error, std::generic_category(),
-        describe("open journal segment", segment.path.native()) + ": " + problem->message);
-  segment.info.first_lsn = header.first_lsn;
-  return segment;
-}
-
 struct scan_result {
   std::uint64_t end_offset;  // after the last valid record
   std::uint64_t next_lsn;    // one past it
@@ -67,19 +45,49 @@ struct scan_result {
 scan_result scan_records(read_window& window, std::uint64_t lsn) {
   std::uint64_t offset = segment_header_size;
   for (;;) {
-    auto header_bytes = window.bytes(offset, record_header_size);
-    if (header_bytes.size() < record_header_size) break;
-    record_header header = decode_record_header(header_bytes.data());
-    std::uint64_t total = record_header_size + std::uint64_t{header.length};
-    if (header.lsn != lsn || header.length > max_record_payload || offset + total > window.limit())
-      break;
-    auto record = window.bytes(offset, static_cast<std::size_t>(total));
-    if (record.size() < total) break;  // the file shrank under us
-    if (!record_checksum_matches(record.data(), record.subspan(record_header_size))) break;
-    offset += total;
+    record_read record = read_record(window, offset, {lsn});
+    if (record.status != record_status::valid) break;
+    offset += record.size();
     ++lsn;
   }
   return {offset, lsn};
+}
+
+// A segment open for reading through one window over all of it. Not
+// movable: the window refers to the handle.
+struct segment_reader {
+  explicit segment_reader(const std::filesystem::path& path)
+      : handle(file::open(path, {.mode = open_mode::read_only})), window(handle, handle.size()) {}
+  file handle;
+  read_window window;
+};
+
+// A segment whose header was checked and whose records were followed from
+// the header's first lsn on.
+struct checked_segment {
+  std::filesystem::path path;
+  segment_info info;
+  scan_result scan;
+};
+
+// Opens segment `number` of `dir` into `reader` (replacing what it held),
+// checks its header and scans its records through the one window, so the
+// first MiB is read once for both: one pread per MiB of records. Throws
+// std::system_error naming the segment (EINVAL, EPROTONOSUPPORT) or the
+// errno of a failed open, stat or read.
+checked_segment open_checked_segment(const std::filesystem::path& dir, std::uint64_t number,
+                                     std::optional<segment_reader>& reader) {
+  checked_segment segment{dir / segment_name(number), {number, 0}, {}};
+  reader.emplace(segment.path);  // the previous reader and its buffer go first
+  segment_header header{};
+  if (auto problem =
+          check_segment_header(reader->window.bytes(0, segment_header_size), number, header))
+    throw std::system_error(
+        problem->error, std::generic_category(),
+        describe("open journal segment", segment.path.native()) + ": " + problem->message);
+  segment.info.first_lsn = header.first_lsn;
+  segment.scan = scan_records(reader->window, header.first_lsn);
+  return segment;
 }
 
 bool only_zeros_after(read_window& window, std::uint64_t offset) {
@@ -94,17 +102,10 @@ bool only_zeros_after(read_window& window, std::uint64_t offset) {
 std::optional<std::uint64_t> durable_record_after(read_window& window, std::uint64_t from,
                                                   std::uint64_t cut_lsn) {
   for (std::uint64_t at = from; at + record_header_size <= window.limit(); ++at) {
-    auto header_bytes = window.bytes(at, record_header_size);
-    if (header_bytes.size() < record_header_size) break;
-    record_header header = decode_record_header(header_bytes.data());
-    if (header.lsn <= cut_lsn || header.durable_mark <= cut_lsn ||
-        header.length > max_record_payload ||
-        at + record_header_size + header.length > window.limit())
-      continue;
-    auto record = window.bytes(at, record_header_size + header.length);
-    if (record.size() < record_header_size + header.length) break;
-    if (record_checksum_matches(record.data(), record.subspan(record_header_size)))
-      return header.lsn;
+    record_read record = read_record(window, at, {.lsn = cut_lsn, .beyond = true});
+    if (record.status == record_status::valid) return record.header.lsn;
+    if (record.status == record_status::missing || record.status == record_status::truncated)
+      break;  // the file shrank under us
   }
   return std::nullopt;
 }
@@ -116,11 +117,13 @@ void rename_corrupt(const std::filesystem::path& dir, std::uint64_t number) {
   if (sys().rename(from.c_str(), to.c_str()) != 0) throw_error(errno, "rename", from.native());
 }
 
-// Checks what follows the last valid record of the newest segment.
-void check_tail(open_segment& segment, read_window& window, const scan_result& scan,
-                recovery_mode mode, recovered_journal& out) {
+// Checks what follows the last valid record of the newest segment, read
+// through `window`.
+void check_tail(const checked_segment& segment, read_window& window, recovery_mode mode,
+                recovered_journal& out) {
+  const scan_result& scan = segment.scan;
   out.tail_offset = scan.end_offset;
-  out.tail_size = segment.size;
+  out.tail_size = window.limit();
   out.tail_clean = only_zeros_after(window, scan.end_offset);
   if (out.tail_clean || mode == recovery_mode::salvage) return;
   if (mode == recovery_mode::absolute_consistency)
@@ -138,7 +141,10 @@ recovered_journal recover_journal(const std::filesystem::path& dir, recovery_mod
   recovered_journal out;
   std::vector<std::uint64_t> numbers = segment_numbers(dir);
   if (numbers.empty()) return out;
-  std::vector<open_segment> segments;
+  // Every header is checked before anything is reported or renamed; each
+  // segment is scanned while its first MiB is at hand.
+  std::vector<checked_segment> segments;
+  std::optional<segment_reader> reader;  // the last segment's, for its tail
   for (std::size_t i = 0; i < numbers.size(); ++i) {
     if (i > 0 && numbers[i] != numbers[i - 1] + 1) {
       if (mode != recovery_mode::salvage)
@@ -146,28 +152,29 @@ recovered_journal recover_journal(const std::filesystem::path& dir, recovery_mod
       for (std::size_t j = i; j < numbers.size(); ++j) rename_corrupt(dir, numbers[j]);
       break;
     }
-    segments.push_back(open_and_check(dir, numbers[i]));
+    segments.push_back(open_checked_segment(dir, numbers[i], reader));
   }
+  // Each segment's scan started at its header's first lsn, which is the
+  // expected one: a segment is reached only if it follows on from the last.
   std::uint64_t lsn = segments.front().info.first_lsn;
   for (std::size_t i = 0; i < segments.size(); ++i) {
-    open_segment& segment = segments[i];
-    read_window window(segment.handle, segment.size);
-    scan_result scan = scan_records(window, lsn);
+    const checked_segment& segment = segments[i];
     out.segments.push_back(segment.info);
-    lsn = scan.next_lsn;
+    lsn = segment.scan.next_lsn;
     bool newest = i + 1 == segments.size();
     if (!newest && segments[i + 1].info.first_lsn != lsn) {
       if (mode != recovery_mode::salvage)
-        throw_corrupt(segment.path, scan.end_offset,
+        throw_corrupt(segment.path, segment.scan.end_offset,
                       "record " + std::to_string(lsn) +
                           " is corrupt but the next segment starts at lsn " +
                           std::to_string(segments[i + 1].info.first_lsn));
       for (std::size_t j = i + 1; j < segments.size(); ++j)
         rename_corrupt(dir, segments[j].info.number);
+      reader.emplace(segment.path);  // salvage cuts here: this segment's tail is read again
       newest = true;
     }
     if (newest) {
-      check_tail(segment, window, scan, mode, out);
+      check_tail(segment, reader->window, mode, out);
       break;
     }
   }

@@ -25,8 +25,11 @@ struct recovered_journal {
 
 // Lists, validates and scans the segments of `dir`; removes *.tmp leftovers
 // and, in salvage mode, renames segments past a corruption to *.corrupt.
-// Reads every segment once; writes nothing else. Throws std::system_error
-// (EINVAL, EPROTONOSUPPORT, EILSEQ or the errno of a failed call).
+// Reads every segment once, header and records through one 1 MiB window
+// (one pread per MiB; only a segment that salvage cuts short has its tail
+// read again), with one segment open at a time; writes nothing else.
+// Throws std::system_error (EINVAL, EPROTONOSUPPORT, EILSEQ or the errno of
+// a failed call).
 recovered_journal recover_journal(const std::filesystem::path& dir, recovery_mode mode);
 
 }  // namespace sluice::detail

@@ -1,6 +1,6 @@
 // sluice::journal under injected failures (fake_sys): a failed write or sync
 // poisons the journal, an fdatasync is never retried, and what a lone
-// committer costs.
+// committer and recovery cost.
 #include <gtest/gtest.h>
 
 #include <cerrno>
@@ -50,6 +50,20 @@ TEST_F(journal_fault, a_lone_committer_pays_one_write_and_one_fdatasync) {
   EXPECT_EQ(fake.calls(call::fdatasync), 1);
   log.commit(3);  // already durable: no system call
   EXPECT_EQ(fake.log().size(), 2u);
+}
+
+TEST_F(journal_fault, recovery_reads_each_small_segment_once) {
+  {
+    auto log = journal::open(dir.path(), {.segment_size = 4096});
+    for (int i = 1; i <= 60; ++i) log.write(bytes_of(payload(i)));
+  }
+  std::size_t segments = segment_files(dir.path()).size();
+  ASSERT_GE(segments, 3u);
+  fake_sys fake;
+  auto log = journal::open(dir.path(), {.segment_size = 4096});
+  // Header, records and the zeros after the last one: one pread per segment.
+  EXPECT_EQ(fake.calls(call::preadv), static_cast<int>(segments));
+  EXPECT_EQ(read_records(log).size(), 60u);
 }
 
 std::size_t bytes_written(const fake_sys& fake) {
