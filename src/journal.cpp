@@ -24,10 +24,10 @@ detail::journal_state& usable(const std::unique_ptr<detail::journal_state>& stat
 }
 
 void start_new_segment(detail::journal_state& s, std::uint64_t number) {
-  s.tail = detail::create_segment(s.dir, number, s.next_lsn, s.options.segment_size,
-                                  s.options.zero_fill);
-  s.tail_offset = detail::segment_header_size;
-  s.tail_capacity = s.options.segment_size;
+  detail::use_tail(s,
+                   detail::create_segment(s.dir, number, s.next_lsn, s.options.segment_size,
+                                          s.options.zero_fill),
+                   detail::segment_header_size, s.options.segment_size);
   s.segments.push_back({number, s.next_lsn});
 }
 
@@ -42,9 +42,7 @@ void continue_recovered(detail::journal_state& s, const detail::recovered_journa
     start_new_segment(s, newest + 1);
     return;
   }
-  s.tail = std::move(last);
-  s.tail_offset = found.tail_offset;
-  s.tail_capacity = found.tail_size;
+  detail::use_tail(s, std::move(last), found.tail_offset, found.tail_size);
 }
 
 }  // namespace
@@ -84,7 +82,7 @@ journal journal::open(const std::filesystem::path& dir, journal_options options)
   auto s = std::make_unique<detail::journal_state>();
   s->dir = dir;
   s->options = options;
-  s->next_lsn = s->durable_end = found.next_lsn;
+  s->next_lsn = s->taken_end = s->durable_end = found.next_lsn;
   s->segments = found.segments;
   if (found.segments.empty())
     start_new_segment(*s, 1);
@@ -114,13 +112,7 @@ void journal::commit(std::uint64_t lsn) {
     throw std::system_error(EINVAL, std::generic_category(),
                             detail::describe("commit journal", s.dir.native()) + ": lsn " +
                                 std::to_string(lsn) + " was not appended yet");
-  while (s.durable_end <= lsn) {
-    if (!s.leading)
-      detail::lead(s, lock);
-    else
-      s.changed.wait(lock);
-    detail::check_usable(s, "commit journal");
-  }
+  detail::make_durable(s, lock, lsn, "commit journal");
 }
 
 std::uint64_t journal::write(std::span<const std::byte> bytes) {
@@ -166,8 +158,10 @@ void journal::close() {
   {
     std::unique_lock lock(s->mutex);
     detail::check_usable(*s, "close journal");
-    if (s->durable_end < s->next_lsn) detail::lead(*s, lock);
+    detail::make_durable(*s, lock, s->next_lsn - 1, "close journal");
+    s->changed.wait(lock, [&] { return s->syncing == 0; });  // other committers' syncs
   }
+  s->tail_syncer.close();
   s->tail.close();
 }
 

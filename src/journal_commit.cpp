@@ -1,5 +1,7 @@
-// Group commit: one leader writes and syncs every pending record while the
-// other committers wait for the durable end to pass their lsn.
+// Group commit: a leader writes every pending record and fdatasyncs them
+// while the other committers wait for the durable end to pass their lsn.
+// Once its write is done the next leader may write, so two syncs can be in
+// flight (journal_state.hpp says why each has its own descriptor).
 #include <algorithm>
 #include <cerrno>
 #include <exception>
@@ -27,10 +29,19 @@ std::size_t fitting_run(std::span<const std::byte> records, std::uint64_t room) 
   return run;
 }
 
+// Waits until no other leader is in fdatasync on the tail. Throws if the
+// journal was poisoned meanwhile.
+void wait_for_other_syncs(journal_state& state) {
+  std::unique_lock lock(state.mutex);
+  state.changed.wait(lock, [&] { return state.syncing == 1 || state.poison_errno != 0; });
+  check_usable(state, "commit journal");
+}
+
 // Makes the tail durable, then continues in a new segment that begins with
 // record `first_lsn` of `record_bytes`.
 void rotate(journal_state& state, std::uint64_t first_lsn, std::uint64_t record_bytes) {
-  state.tail.sync_data();  // a segment's records are durable before the next segment's
+  wait_for_other_syncs(state);  // they use the tail's descriptors
+  state.tail.sync_data();       // a segment's records are durable before the next segment's
   std::uint64_t number;
   {
     std::lock_guard lock(state.mutex);
@@ -41,30 +52,43 @@ void rotate(journal_state& state, std::uint64_t first_lsn, std::uint64_t record_
   std::uint64_t size = std::max(state.options.segment_size, needed);
   file next = create_segment(state.dir, number, first_lsn, size, state.options.zero_fill);
   state.tail.close();
-  state.tail = std::move(next);
-  state.tail_offset = segment_header_size;
-  state.tail_capacity = size;
+  state.tail_syncer.close();
+  use_tail(state, std::move(next), segment_header_size, size);
   std::lock_guard lock(state.mutex);
   state.segments.push_back({number, first_lsn});
 }
 
+// The first failure poisons; later ones (another leader's) add nothing.
 void poison(journal_state& state, int error, const std::string& message) {
+  if (state.poison_errno != 0) return;
   state.poison_errno = error == 0 ? EIO : error;
   state.poison_message = message;
-  state.leading = false;
+}
+
+// With the lock held: takes a sync slot and the pending records.
+unsigned start_leading(journal_state& state, std::vector<std::byte>& batch) {
+  state.writing = true;
+  ++state.syncing;
+  unsigned slot = (state.busy_syncers & 1u) ? 1 : 0;
+  state.busy_syncers |= 1u << slot;
+  batch = std::move(state.pending);
+  state.pending = std::move(state.spare);
+  state.pending.clear();
+  state.taken_end = state.next_lsn;
+  return slot;
+}
+
+// With the lock held: gives the slot back (and the writing turn if `writing`
+// says it is still held) and wakes every waiter.
+void stop_leading(journal_state& state, unsigned slot, bool writing) {
+  if (writing) state.writing = false;
+  --state.syncing;
+  state.busy_syncers &= ~(1u << slot);
   state.changed.notify_all();
 }
 
-}  // namespace
-
-void check_usable(const journal_state& state, const char* operation) {
-  if (state.poison_errno != 0)
-    throw std::system_error(state.poison_errno, std::generic_category(),
-                            describe(operation, state.dir.native()) +
-                                " refused: the journal failed earlier (" + state.poison_message +
-                                ")");
-}
-
+// Writes the framed records of `batch` after the tail, moving to new
+// segments as they fill. No sync of the last segment. Throws on failure.
 void write_batch(journal_state& state, std::span<const std::byte> batch) {
   std::size_t done = 0;
   while (done < batch.size()) {
@@ -80,31 +104,72 @@ void write_batch(journal_state& state, std::span<const std::byte> batch) {
   }
 }
 
+// Called with `lock` held when make_durable() says so: takes every pending
+// record, writes them with the lock released, lets the next leader write
+// while it fdatasyncs them, and publishes the new durable end. On failure
+// poisons the journal, wakes every waiter and rethrows.
 void lead(journal_state& state, std::unique_lock<std::mutex>& lock) {
-  state.leading = true;
-  std::vector<std::byte> batch = std::move(state.pending);
-  state.pending = std::move(state.spare);
-  state.pending.clear();
-  std::uint64_t end = state.next_lsn;
+  std::vector<std::byte> batch;
+  unsigned slot = start_leading(state, batch);
+  std::uint64_t end = state.taken_end;
+  bool writing = true;
   lock.unlock();
   try {
     write_batch(state, batch);
-    state.tail.sync_data();
-  } catch (const std::system_error& e) {
     lock.lock();
+    state.writing = writing = false;  // the next leader may write while this one syncs
+    state.changed.notify_all();
+    file& syncing = syncer(state, slot);  // stays put: rotation waits for this sync
+    lock.unlock();
+    syncing.sync_data();
+  } catch (const std::system_error& e) {
+    if (!lock.owns_lock()) lock.lock();
     poison(state, e.code().value(), e.what());
+    stop_leading(state, slot, writing);
     throw;
   } catch (...) {
-    lock.lock();
+    if (!lock.owns_lock()) lock.lock();
     poison(state, EIO, "an unexpected failure while writing");
+    stop_leading(state, slot, writing);
     throw;
   }
   lock.lock();
-  state.durable_end = end;
-  state.leading = false;
+  // This sync covers every batch written before this one: the writes
+  // happened before it began.
+  state.durable_end = std::max(state.durable_end, end);
+  stop_leading(state, slot, false);
   batch.clear();
-  state.spare = std::move(batch);
-  state.changed.notify_all();
+  if (state.spare.capacity() < batch.capacity()) state.spare = std::move(batch);
+}
+
+}  // namespace
+
+void check_usable(const journal_state& state, const char* operation) {
+  if (state.poison_errno != 0)
+    throw std::system_error(state.poison_errno, std::generic_category(),
+                            describe(operation, state.dir.native()) +
+                                " refused: the journal failed earlier (" + state.poison_message +
+                                ")");
+}
+
+void use_tail(journal_state& state, file segment, std::uint64_t offset, std::uint64_t capacity) {
+  state.tail_syncer = file::open(segment.path(), {.mode = open_mode::open_existing});
+  state.tail = std::move(segment);
+  state.tail_offset = offset;
+  state.tail_capacity = capacity;
+}
+
+void make_durable(journal_state& state, std::unique_lock<std::mutex>& lock, std::uint64_t lsn,
+                  const char* operation) {
+  while (state.durable_end <= lsn) {
+    bool may_lead = lsn >= state.taken_end && !state.writing &&
+                    state.syncing < max_syncs_in_flight;
+    if (may_lead)
+      lead(state, lock);
+    else
+      state.changed.wait(lock);
+    check_usable(state, operation);
+  }
 }
 
 }  // namespace sluice::detail

@@ -19,33 +19,55 @@ struct journal_state {
   journal_options options;
 
   std::mutex mutex;
-  std::condition_variable changed;  // durable_end moved, a leader finished, or poisoned
+  std::condition_variable changed;  // a leader finished writing or syncing, or poisoned
   // Guarded by mutex:
   std::vector<std::byte> pending;  // framed records no leader has taken yet
   std::vector<std::byte> spare;    // an emptied batch buffer, kept for reuse
   std::uint64_t next_lsn = 1;      // the lsn the next append gets
+  std::uint64_t taken_end = 1;     // every record below it was taken by a leader
   std::uint64_t durable_end = 1;   // every record below it is durable
-  bool leading = false;            // a thread is writing and syncing a batch
-  int poison_errno = 0;            // errno of the failure that poisoned the journal
-  std::string poison_message;      // its what()
+  bool writing = false;            // a leader is writing its batch; one at a time
+  // Leaders past their write whose fdatasync has not returned, at most
+  // max_syncs_in_flight; bit i of busy_syncers says syncer(i) is in use.
+  unsigned syncing = 0;
+  unsigned busy_syncers = 0;
+  int poison_errno = 0;        // errno of the failure that poisoned the journal
+  std::string poison_message;  // its what()
   std::vector<segment_info> segments;
 
-  // Used only by the leading thread (or by open and close):
+  // Used only by the writing leader, and by open and close; replaced only
+  // while no other leader is syncing:
   file tail;                        // the newest segment
+  file tail_syncer;                 // a second descriptor of it, see syncer()
   std::uint64_t tail_offset = 0;    // where its next record goes
   std::uint64_t tail_capacity = 0;  // its size
 };
 
+// Two leaders may be in fdatasync at once: the next batch is written and
+// synced while the previous one's sync is still running, so a committer
+// never waits for a sync that began before its record was written.
+inline constexpr unsigned max_syncs_in_flight = 2;
+
+// The descriptor sync `i` (below max_syncs_in_flight) runs on. Each sync in
+// flight has its own open file description: Linux reports a writeback error
+// once per description, so two syncs sharing one could let the second
+// return success for data that was lost.
+inline file& syncer(journal_state& state, unsigned i) {
+  return i == 0 ? state.tail : state.tail_syncer;
+}
+
+// Makes `segment` the tail, `offset` where its next record goes and
+// `capacity` its size, and opens its second descriptor. Throws system_error.
+void use_tail(journal_state& state, file segment, std::uint64_t offset, std::uint64_t capacity);
+
+// With `lock` held: returns once every record up to `lsn` is durable,
+// leading whenever its record still waits in `pending`, no leader is
+// writing and a sync slot is free; else waiting for the leaders. Throws the
+// poisoning error (naming `operation`) if the journal is or becomes poisoned.
+void make_durable(journal_state& state, std::unique_lock<std::mutex>& lock, std::uint64_t lsn,
+                  const char* operation);
+
 // Throws the poisoning error if the journal is poisoned.
 void check_usable(const journal_state& state, const char* operation);
-
-// Called with `lock` held and no leader: takes every pending record, writes
-// and fdatasyncs them with the lock released, and publishes the new durable
-// end. On failure poisons the journal, wakes every waiter and rethrows.
-void lead(journal_state& state, std::unique_lock<std::mutex>& lock);
-
-// Writes the framed records of `batch` after the tail, moving to new
-// segments as they fill. No sync of the last segment. Throws on failure.
-void write_batch(journal_state& state, std::span<const std::byte> batch);
 
 }  // namespace sluice::detail

@@ -90,11 +90,12 @@ struct history_point {
   std::map<std::string, image> files;
   std::vector<std::pair<std::string, std::string>> unsynced_renames;
   std::uint64_t acked = 0;
+  const recorded_op* first = nullptr;  // the history's first op, for op indexes
 
   void apply(const recorded_op& op) {
     switch (op.what) {
       case recorded_op::write: files[op.name].pending.push_back(&op); break;
-      case recorded_op::sync: sync(files[op.name]); break;
+      case recorded_op::sync: sync(files[op.name], op.offset); break;
       case recorded_op::dir_sync: unsynced_renames.clear(); break;
       case recorded_op::grow: grow(files[op.name].durable, op.offset); break;
       case recorded_op::resize: files[op.name].durable.resize(op.offset, '\0'); break;
@@ -121,9 +122,14 @@ struct history_point {
     grow(content, offset + bytes.size());
     std::copy(bytes.begin(), bytes.end(), content.begin() + static_cast<std::ptrdiff_t>(offset));
   }
-  static void sync(image& file) {
-    for (const recorded_op* write : file.pending) put(file.durable, write->offset, write->data);
-    file.pending.clear();
+  // Makes durable the file's pending writes among the first `covered` ops.
+  void sync(image& file, std::uint64_t covered) const {
+    auto is_covered = [&](const recorded_op* write) {
+      return static_cast<std::uint64_t>(write - first) < covered;
+    };
+    for (const recorded_op* write : file.pending)
+      if (is_covered(write)) put(file.durable, write->offset, write->data);
+    std::erase_if(file.pending, is_covered);
   }
   friend std::map<std::string, std::string> crash_state(const history_point&, std::mt19937_64&);
 };
@@ -218,6 +224,7 @@ std::size_t simulate(const workload_result& work, journal_options options,
   std::mt19937_64 random(seed);
   syncless_scope syncless;
   history_point point;
+  point.first = work.ops.data();
   std::size_t states = 0;
   for (std::size_t k = 0; k <= work.ops.size(); ++k) {
     if (k > 0) point.apply(work.ops[k - 1]);

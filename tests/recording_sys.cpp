@@ -59,6 +59,11 @@ void recording_sys::add(recorded_op op) {
   ops_.push_back(std::move(op));
 }
 
+std::uint64_t recording_sys::count() const {
+  std::lock_guard lock(mutex_);
+  return ops_.size();
+}
+
 std::string recording_sys::name_of(int fd) {
   std::lock_guard lock(mutex_);
   return static_cast<std::size_t>(fd) < names_.size() ? names_[fd] : std::string();
@@ -99,17 +104,22 @@ ssize_t recording_sys::pwritev_entry(int fd, const iovec* iov, int count, off_t 
   return done;
 }
 
+// A sync is recorded once it returns, but covers only the ops recorded
+// before it began: writes made meanwhile (by another thread) may miss it.
 int recording_sys::fdatasync_entry(int fd) {
+  std::uint64_t before = active_->count();
   int result = real().fdatasync(fd);
-  if (result == 0) active_->add({recorded_op::sync, active_->name_of(fd), {}, 0, {}, 0});
+  if (result == 0) active_->add({recorded_op::sync, active_->name_of(fd), {}, before, {}, 0});
   return result;
 }
 
 int recording_sys::fsync_entry(int fd) {
+  std::uint64_t before = active_->count();
   int result = real().fsync(fd);
   std::string name = active_->name_of(fd);
   if (result == 0)
-    active_->add({name.empty() ? recorded_op::dir_sync : recorded_op::sync, name, {}, 0, {}, 0});
+    active_->add(
+        {name.empty() ? recorded_op::dir_sync : recorded_op::sync, name, {}, before, {}, 0});
   return result;
 }
 

@@ -20,7 +20,9 @@ struct recorded_op {
   enum kind { write, sync, dir_sync, grow, resize, rename, ack } what;
   std::string name;      // file name (no directory); the source of a rename
   std::string target;    // the destination of a rename
-  std::uint64_t offset;  // write offset, or the new size for grow and resize
+  // Write offset; the new size for grow and resize; for sync and dir_sync,
+  // the number of ops recorded before the call began (those it covers).
+  std::uint64_t offset;
   std::string data;      // the bytes of a write
   std::uint64_t lsn;     // for ack: every record up to here was committed
 };
@@ -38,6 +40,7 @@ class recording_sys {
 
  private:
   void add(recorded_op op);
+  std::uint64_t count() const;
   std::string name_of(int fd);
 
   static recording_sys* active_;

@@ -8,8 +8,10 @@
 // threads may append and commit at once: one of the committers (the leader)
 // writes every record appended so far with one pwritev per segment and makes
 // them durable with one fdatasync, and every committer whose lsn that covers
-// returns without I/O of its own (group commit). A lone committer pays one
-// pwritev and one fdatasync.
+// returns without I/O of its own (group commit). While that sync runs, the
+// next leader may already write and sync the records appended since (two
+// syncs at most in flight, each on its own descriptor of the newest
+// segment). A lone committer pays one pwritev and one fdatasync.
 //
 // Errors: std::system_error whose code() is the errno and whose what() names
 // the operation, the file and where it matters the offset. A failed write or
@@ -149,8 +151,8 @@ class journal {
   std::uint64_t append(std::span<const std::byte> bytes);
 
   // Returns once every record with an lsn up to `lsn` is durable. Either
-  // returns at once (already durable), waits for the sync under way, or
-  // leads: one pwritev per segment touched, one fdatasync (and, at a segment
+  // returns at once (already durable), waits for the sync that covers it,
+  // or leads: one pwritev per segment touched, one fdatasync (and, at a segment
   // change, the creation of the next segment). EINVAL for an lsn not yet
   // appended; a failed write or sync poisons the journal and throws.
   void commit(std::uint64_t lsn);

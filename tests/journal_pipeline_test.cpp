@@ -1,0 +1,151 @@
+// sluice::journal's overlapping syncs: while one leader's fdatasync is held
+// in a gate, the next committer writes and syncs its own batch, on another
+// descriptor; a move to a new segment waits for the held sync; a failure of
+// the held sync still poisons the journal. The gate is a system-call table of
+// its own (fake_sys runs calls one at a time, which would serialize the very
+// overlap under test).
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <future>
+#include <sluice/detail/sys.hpp>
+#include <sluice/sluice.hpp>
+#include <string>
+#include <thread>
+
+#include "journal_test_support.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using namespace sluice_test;
+using sluice::journal;
+
+using journal_pipeline = dir_test;
+
+// Holds the first fdatasync made while it is installed until release(),
+// then lets it return `held_result` (0, or -1 with that errno). The hold is
+// bounded so that a journal that wrongly waits for it fails the test instead
+// of hanging it. Records which descriptors synced and whether a segment was
+// created while the hold lasted.
+class sync_gate {
+ public:
+  explicit sync_gate(int held_errno = 0) : held_errno_(held_errno) {
+    active_ = this;
+    table_ = sluice::detail::real_sys();
+    table_.fdatasync = fdatasync_entry;
+    table_.open = open_entry;
+    sluice::detail::set_sys(&table_);
+  }
+  sync_gate(const sync_gate&) = delete;
+  sync_gate& operator=(const sync_gate&) = delete;
+  ~sync_gate() {
+    sluice::detail::set_sys(nullptr);
+    active_ = nullptr;
+  }
+
+  // Waits (bounded) until the first fdatasync is being held.
+  bool wait_until_held() { return held_.get_future().wait_for(std::chrono::seconds(20)) ==
+                                  std::future_status::ready; }
+  void release() { release_.set_value(); }
+
+  bool holding() const { return holding_; }
+  int held_fd() const { return held_fd_; }
+  int other_fd() const { return other_fd_; }
+  bool created_segment_while_held() const { return created_while_held_; }
+
+ private:
+  static int fdatasync_entry(int fd) {
+    sync_gate& gate = *active_;
+    if (gate.syncs_.fetch_add(1) != 0) {
+      if (gate.holding_) gate.other_fd_ = fd;
+      return sluice::detail::real_sys().fdatasync(fd);
+    }
+    gate.held_fd_ = fd;
+    gate.holding_ = true;
+    gate.held_.set_value();
+    gate.released_.wait_for(std::chrono::seconds(20));
+    int result = sluice::detail::real_sys().fdatasync(fd);
+    gate.holding_ = false;
+    if (gate.held_errno_ == 0) return result;
+    errno = gate.held_errno_;
+    return -1;
+  }
+  static int open_entry(const char* path, int flags, mode_t mode) {
+    sync_gate& gate = *active_;
+    if (gate.holding_ && std::string_view(path).ends_with(".tmp")) gate.created_while_held_ = true;
+    return sluice::detail::real_sys().open(path, flags, mode);
+  }
+
+  static inline sync_gate* active_ = nullptr;
+  sluice::detail::sys_table table_;
+  const int held_errno_;
+  std::atomic<int> syncs_{0};
+  std::atomic<bool> holding_{false};
+  std::atomic<int> held_fd_{-1};
+  std::atomic<int> other_fd_{-1};
+  std::atomic<bool> created_while_held_{false};
+  std::promise<void> held_;
+  std::promise<void> release_;
+  std::shared_future<void> released_ = release_.get_future().share();
+};
+
+TEST_F(journal_pipeline, a_committer_does_not_wait_for_a_sync_that_began_before_its_write) {
+  auto log = journal::open(dir.path());
+  sync_gate gate;
+  std::thread first([&] { log.write(bytes_of(payload(1))); });
+  ASSERT_TRUE(gate.wait_until_held());
+  log.write(bytes_of(payload(2)));
+  bool returned_while_held = gate.holding();
+  gate.release();
+  first.join();
+  EXPECT_TRUE(returned_while_held) << "the second commit waited for the first sync";
+  EXPECT_NE(gate.other_fd(), -1);
+  EXPECT_NE(gate.other_fd(), gate.held_fd()) << "two syncs in flight on one descriptor";
+  log.close();
+  auto reopened = journal::open(dir.path());
+  EXPECT_EQ(read_records(reopened),
+            (std::vector<read_record>{{1, payload(1)}, {2, payload(2)}}));
+}
+
+TEST_F(journal_pipeline, a_move_to_a_new_segment_waits_for_the_sync_in_flight) {
+  auto log = journal::open(dir.path(), {.segment_size = 4096});
+  std::string big(3000, 'a');  // two of them do not fit one segment
+  sync_gate gate;
+  std::thread first([&] { log.write(bytes_of(big)); });
+  ASSERT_TRUE(gate.wait_until_held());
+  std::thread second([&] { log.write(bytes_of(std::string(3000, 'b'))); });
+  // Gives a journal that would rotate under the held sync the time to do it.
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  gate.release();
+  first.join();
+  second.join();
+  EXPECT_FALSE(gate.created_segment_while_held());
+  log.close();
+  auto reopened = journal::open(dir.path());
+  EXPECT_EQ(read_records(reopened),
+            (std::vector<read_record>{{1, big}, {2, std::string(3000, 'b')}}));
+  EXPECT_EQ(segment_files(dir.path()).size(), 2u);
+}
+
+TEST_F(journal_pipeline, a_failed_sync_poisons_even_while_another_succeeds) {
+  auto log = journal::open(dir.path());
+  sync_gate gate(EIO);
+  auto first = std::async(std::launch::async, [&] {
+    return thrown([&] { log.write(bytes_of(payload(1))); });
+  });
+  ASSERT_TRUE(gate.wait_until_held());
+  log.write(bytes_of(payload(2)));  // its own sync succeeds
+  gate.release();
+  auto e = first.get();
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EIO);
+  e = thrown([&] { log.append(bytes_of("more")); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EIO);
+  EXPECT_TRUE(thrown([&] { log.close(); }));
+}
+
+}  // namespace
