@@ -1,6 +1,7 @@
 // sluice/file.hpp - sluice::file, the one owner of a file descriptor.
 //
-// A file is move-only and closes its descriptor when destroyed. Every
+// A file is move-only and closes its descriptor when destroyed (unless it
+// was borrowed, see borrow()). Every
 // operation either completes fully or throws (see <sluice/error.hpp>):
 // interrupted calls (EINTR) are restarted and partial transfers continued, so
 // a write returns only once every byte reached the OS. Descriptors are always
@@ -8,7 +9,8 @@
 //
 // Cost: each call is one system call, except that a transfer the kernel cuts
 // short costs one more call per piece, and write_gather() one pwritev per
-// IOV_MAX buffers.
+// IOV_MAX buffers. The first write to a stream costs one more call: the
+// pwritev refused with ESPIPE.
 //
 // Durability: write*() hands bytes to the OS, which survives the death of the
 // process but not a power loss; sync_data()/sync_all() make them durable. A
@@ -22,9 +24,9 @@
 // written. A write that finds the reader gone fails with EPIPE like any other
 // (the process's SIGPIPE disposition applies first: by default the signal
 // ends the process, as it ends `prog | head`). A non-blocking descriptor
-// that is full is waited for (poll), never reported as EAGAIN. Reading,
-// resizing, preallocating and syncing a stream fail (ESPIPE, EINVAL);
-// start_writeback() and drop_cached() do nothing on one.
+// that is full is waited for (poll), not reported as EAGAIN unless poll
+// fails. Reading, resizing, preallocating and syncing a stream fail (ESPIPE,
+// EINVAL, ENODEV); start_writeback() and drop_cached() do nothing on one.
 //
 // Example:
 //   auto f = sluice::file::open("out.bin", {.mode = sluice::open_mode::create_new});
