@@ -36,14 +36,6 @@ int open_flags(open_mode mode) {
   throw write_error(errno_value, detail::describe("write", path, failed_at), failed_at, written);
 }
 
-// Writes the iovecs at `offset` or throws write_error; returns the byte count.
-std::uint64_t write_all(int fd, const std::string& path, iovec* iov, std::size_t count,
-                        std::uint64_t offset) {
-  auto result = detail::transfer(fd, detail::direction::write, iov, count, offset);
-  if (result.error != 0) throw_write_error(result.error, path, offset, result.done);
-  return result.done;
-}
-
 iovec to_iovec(std::span<const std::byte> bytes) {
   return {const_cast<std::byte*>(bytes.data()), bytes.size()};
 }
@@ -64,10 +56,20 @@ file file::open(const std::filesystem::path& path, open_options options) {
 
 file::file(int fd, std::string path) noexcept : fd_(fd), path_(std::move(path)) {}
 
+file file::borrow(int fd, std::string path) noexcept {
+  file borrowed(fd, std::move(path));
+  borrowed.owned_ = false;
+  borrowed.sequential_ = true;
+  return borrowed;
+}
+
 file::file(file&& other) noexcept
     : fd_(std::exchange(other.fd_, -1)),
       position_(other.position_),
       poison_errno_(other.poison_errno_),
+      owned_(other.owned_),
+      sequential_(other.sequential_),
+      kind_(other.kind_),
       path_(std::move(other.path_)) {}
 
 file& file::operator=(file&& other) noexcept {
@@ -76,13 +78,16 @@ file& file::operator=(file&& other) noexcept {
     fd_ = std::exchange(other.fd_, -1);
     position_ = other.position_;
     poison_errno_ = other.poison_errno_;
+    owned_ = other.owned_;
+    sequential_ = other.sequential_;
+    kind_ = other.kind_;
     path_ = std::move(other.path_);
   }
   return *this;
 }
 
 file::~file() {
-  if (fd_ < 0) return;
+  if (fd_ < 0 || !owned_) return;
   if (detail::sys().close(fd_) != 0) {
     int error = errno;
     detail::report_error(std::error_code(error, std::generic_category()),
@@ -104,10 +109,22 @@ void file::poison(int errno_value, const char* operation) {
   detail::throw_error(errno_value, operation, path_);
 }
 
+// Writes the iovecs at `offset` (or sequentially) or throws write_error;
+// returns the byte count. Learns from the write whether the file is a stream.
+std::uint64_t file::write_all(iovec* iov, std::size_t count, std::uint64_t offset) {
+  auto result = detail::transfer(fd_, detail::direction::write, iov, count, offset, sequential_);
+  if (result.sequential && !sequential_) {
+    sequential_ = true;  // pwritev said ESPIPE
+    kind_ = kind::stream;
+  }
+  if (result.error != 0) throw_write_error(result.error, path_, offset, result.done);
+  return result.done;
+}
+
 void file::write_at(std::span<const std::byte> bytes, std::uint64_t offset) {
   check_usable("write");
   iovec one = to_iovec(bytes);
-  write_all(fd_, path_, &one, 1, offset);
+  write_all(&one, 1, offset);
 }
 
 void file::write(std::span<const std::byte> bytes) { write_gather({&bytes, 1}); }
@@ -124,7 +141,7 @@ void file::write_gather(std::span<const std::span<const std::byte>> buffers) {
   }
   for (std::size_t i = 0; i < buffers.size(); ++i) iov[i] = to_iovec(buffers[i]);
   try {
-    position_ += write_all(fd_, path_, iov, buffers.size(), position_);
+    position_ += write_all(iov, buffers.size(), position_);
   } catch (const write_error& e) {
     position_ = e.offset();
     throw;
@@ -144,6 +161,18 @@ std::uint64_t file::size() {
   struct stat st {};
   if (detail::sys().fstat(fd_, &st) != 0) detail::throw_error(errno, "stat", path_);
   return static_cast<std::uint64_t>(st.st_size);
+}
+
+bool file::is_stream() {
+  if (kind_ == kind::unknown) {
+    check_usable("stat");
+    struct stat st {};
+    if (detail::sys().fstat(fd_, &st) != 0) detail::throw_error(errno, "stat", path_);
+    bool stream = S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISCHR(st.st_mode);
+    kind_ = stream ? kind::stream : kind::seekable;
+    if (stream) sequential_ = true;
+  }
+  return kind_ == kind::stream;
 }
 
 void file::resize(std::uint64_t new_size) {
@@ -197,11 +226,21 @@ void file::sync_all() {
   if (detail::sys().fsync(fd_) != 0) poison(errno, "fsync");
 }
 
+// Direct I/O is for files and block devices, never a stream: EINVAL.
+void file::check_direct_io_possible(unsigned mode) {
+  if (!S_ISFIFO(mode) && !S_ISSOCK(mode) && !S_ISCHR(mode)) return;
+  kind_ = kind::stream;
+  throw std::system_error(EINVAL, std::generic_category(),
+                          detail::describe("statx", path_) +
+                              ": direct I/O needs a file, not a pipe, socket or terminal");
+}
+
 std::size_t file::direct_io_alignment() {
   check_usable("statx");
   struct statx sx {};
-  if (detail::sys().statx(fd_, "", AT_EMPTY_PATH, STATX_DIOALIGN, &sx) == 0 &&
+  if (detail::sys().statx(fd_, "", AT_EMPTY_PATH, STATX_DIOALIGN | STATX_TYPE, &sx) == 0 &&
       (sx.stx_mask & STATX_DIOALIGN)) {
+    if (sx.stx_mask & STATX_TYPE) check_direct_io_possible(sx.stx_mode);
     if (sx.stx_dio_offset_align == 0)
       throw std::system_error(
           EINVAL, std::generic_category(),
@@ -210,23 +249,37 @@ std::size_t file::direct_io_alignment() {
   }
   struct stat st {};
   if (detail::sys().fstat(fd_, &st) != 0) detail::throw_error(errno, "stat", path_);
+  check_direct_io_possible(st.st_mode);
   return static_cast<std::size_t>(st.st_blksize);
+}
+
+// True (and the file known as a stream) if `errno_value` is sync_file_range
+// saying the descriptor is a pipe, socket or terminal: no page cache there.
+bool file::no_page_cache(int errno_value) noexcept {
+  if (errno_value != ESPIPE) return false;
+  kind_ = kind::stream;
+  return true;
 }
 
 void file::start_writeback(std::uint64_t offset, std::uint64_t length) {
   check_usable("sync_file_range");
+  if (kind_ == kind::stream) return;
   if (detail::sys().sync_file_range(fd_, static_cast<off_t>(offset), static_cast<off_t>(length),
-                                    SYNC_FILE_RANGE_WRITE) != 0)
+                                    SYNC_FILE_RANGE_WRITE) != 0 &&
+      !no_page_cache(errno))
     detail::throw_error(errno, "sync_file_range", path_, offset);
 }
 
 void file::drop_cached(std::uint64_t offset, std::uint64_t length) {
   check_usable("sync_file_range");
+  if (kind_ == kind::stream) return;
   constexpr unsigned wait_for_all =
       SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER;
   if (detail::sys().sync_file_range(fd_, static_cast<off_t>(offset), static_cast<off_t>(length),
-                                    wait_for_all) != 0)
+                                    wait_for_all) != 0) {
+    if (no_page_cache(errno)) return;
     poison(errno, "sync_file_range");
+  }
   if (detail::sys().fadvise(fd_, static_cast<off_t>(offset), static_cast<off_t>(length),
                             POSIX_FADV_DONTNEED) != 0)
     detail::throw_error(errno, "posix_fadvise", path_, offset);
@@ -238,7 +291,7 @@ void file::close() {
   if (fd_ < 0) return;
   int fd = std::exchange(fd_, -1);
   // Linux releases the descriptor even when close fails: never retry it.
-  if (detail::sys().close(fd) != 0) detail::throw_error(errno, "close", path_);
+  if (owned_ && detail::sys().close(fd) != 0) detail::throw_error(errno, "close", path_);
   if (poison_errno_ != 0)
     throw std::system_error(poison_errno_, std::generic_category(),
                             detail::describe("close", path_) + ": an earlier sync failed");

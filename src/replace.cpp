@@ -21,11 +21,16 @@ std::filesystem::path directory_of(const std::filesystem::path& target) {
 }
 
 // The permission bits the replacement gets: those of the file it replaces,
-// so that a private file stays private, or a new file's.
+// so that a private file stays private, or a new file's. Only a regular file
+// is replaced: a FIFO, device (/dev/stdout), socket or directory throws
+// EINVAL.
 mode_t permissions_for(const std::filesystem::path& target) {
   struct stat st {};
-  if (sys().stat(target.c_str(), &st) == 0 && S_ISREG(st.st_mode)) return st.st_mode & 07777;
-  return 0666;
+  if (sys().stat(target.c_str(), &st) != 0) return 0666;
+  if (S_ISREG(st.st_mode)) return st.st_mode & 07777;
+  throw std::system_error(EINVAL, std::generic_category(),
+                          describe("open", target.native()) +
+                              ": atomic_replace needs a regular file, and this is not one");
 }
 
 // A fresh candidate name for a named temporary.

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <linux/fiemap.h>
 #include <linux/fs.h>
+#include <poll.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -32,6 +33,8 @@ constexpr sys_table real_table{
     .close = ::close,
     .pwritev = ::pwritev,
     .preadv = ::preadv,
+    .writev = ::writev,
+    .poll = ::poll,  // nfds_t is unsigned long
     .fdatasync = ::fdatasync,
     .fsync = ::fsync,
     .fallocate = ::fallocate,

@@ -1,5 +1,7 @@
 #include "transfer.hpp"
 
+#include <poll.h>
+
 #include <cerrno>
 #include <climits>
 
@@ -21,31 +23,47 @@ void consume(iovec*& iov, std::size_t& count, std::size_t n) noexcept {
   }
 }
 
-ssize_t issue(int fd, direction dir, const iovec* iov, std::size_t count, std::uint64_t offset) {
+ssize_t issue(int fd, direction dir, const iovec* iov, std::size_t count, std::uint64_t offset,
+              bool sequential) {
   int batch = count < IOV_MAX ? static_cast<int>(count) : IOV_MAX;
   auto at = static_cast<off_t>(offset);
-  return dir == direction::write ? sys().pwritev(fd, iov, batch, at)
-                                 : sys().preadv(fd, iov, batch, at);
+  if (dir == direction::read) return sys().preadv(fd, iov, batch, at);
+  return sequential ? sys().writev(fd, iov, batch) : sys().pwritev(fd, iov, batch, at);
+}
+
+// After a write failed with EAGAIN: waits until `fd` takes bytes again (or
+// reports why it never will, which the next write then says). False if
+// poll itself failed.
+bool wait_writable(int fd) noexcept {
+  pollfd want{fd, POLLOUT, 0};
+  return restart_interrupted([&] { return sys().poll(&want, 1, -1); }) >= 0;
 }
 
 }  // namespace
 
-transfer_result transfer(int fd, direction dir, iovec* iov, std::size_t count,
-                         std::uint64_t offset) noexcept {
+transfer_result transfer(int fd, direction dir, iovec* iov, std::size_t count, std::uint64_t offset,
+                         bool sequential) noexcept {
   std::uint64_t done = 0;
   bool stalled = false;    // the last write transferred nothing
   consume(iov, count, 0);  // skip leading empty buffers
   while (count > 0) {
-    ssize_t n = issue(fd, dir, iov, count, offset + done);
+    ssize_t n = issue(fd, dir, iov, count, offset + done, sequential);
     if (n < 0) {
-      if (errno == EINTR) continue;
-      return {done, errno};
+      int error = errno;
+      if (error == EINTR) continue;
+      bool writing = dir == direction::write;
+      if (writing && error == ESPIPE && !sequential) {
+        sequential = true;  // a pipe, socket or terminal: nothing was written
+        continue;
+      }
+      if (writing && error == EAGAIN && wait_writable(fd)) continue;
+      return {done, error, sequential};
     }
     if (n == 0) {
-      if (dir == direction::read) return {done, 0};  // end of file
+      if (dir == direction::read) return {done, 0, sequential};  // end of file
       // A write of nothing is a partial transfer like any other: continue it
       // once; a second one in a row means the kernel will not take the bytes.
-      if (stalled) return {done, EIO};
+      if (stalled) return {done, EIO, sequential};
       stalled = true;
       continue;
     }
@@ -53,7 +71,7 @@ transfer_result transfer(int fd, direction dir, iovec* iov, std::size_t count,
     done += static_cast<std::uint64_t>(n);
     consume(iov, count, static_cast<std::size_t>(n));
   }
-  return {done, 0};
+  return {done, 0, sequential};
 }
 
 }  // namespace sluice::detail

@@ -20,6 +20,24 @@ std::span<const std::byte> bytes_of(const char* data, std::size_t size) {
   return {reinterpret_cast<const std::byte*>(data), size};
 }
 
+const char* name_of(durability level) {
+  switch (level) {
+    case durability::none: return "durability::none";
+    case durability::data_on_close: return "durability::data_on_close";
+    case durability::all_on_close: return "durability::all_on_close";
+    case durability::write_through: return "durability::write_through";
+  }
+  return "durability";
+}
+
+// Whether a failed reservation just means there is none to be had: a
+// filesystem without fallocate, a pipe (ESPIPE), a socket or a terminal
+// (ENODEV).
+bool cannot_preallocate(const std::system_error& e) {
+  int error = e.code().value();
+  return error == EOPNOTSUPP || error == ESPIPE || error == ENODEV;
+}
+
 // What went wrong, without the path the report names already:
 // "write at offset 4096: No space left on device".
 std::string failure_of(const std::system_error& e) {
@@ -97,15 +115,30 @@ void writer::start(const writer_options& options) {
   modes_.durability = options.durability;
   modes_.caching = options.caching;
   modes_.cached_from = target_.position();
-  if (options.preallocate != 0) {
-    try {
-      target_.preallocate(target_.position(), options.preallocate, preallocate_mode::keep_size);
-      modes_.preallocated = true;
-    } catch (const std::system_error& e) {
-      if (e.code() != std::errc::operation_not_supported) throw;
-    }
-  }
+  if (options.durability != durability::none) check_syncable();
+  if (options.preallocate != 0 && !target_.sequential()) reserve_space(options.preallocate);
   if (options.write_behind) start_write_behind();
+}
+
+// A durability option on a pipe, socket or terminal could only fail at the
+// first sync (EINVAL): refused here instead, naming the option. One fstat.
+void writer::check_syncable() {
+  if (!target_.is_stream()) return;
+  throw std::system_error(EINVAL, std::generic_category(),
+                          detail::describe("open", target_.path()) + ": " +
+                              name_of(modes_.durability) +
+                              " needs a file that can be synced, not a pipe, socket or terminal");
+}
+
+// Reserves `length` bytes from position(); where that cannot be done at all,
+// goes on without (preallocated() says so).
+void writer::reserve_space(std::uint64_t length) {
+  try {
+    target_.preallocate(target_.position(), length, preallocate_mode::keep_size);
+    modes_.preallocated = true;
+  } catch (const std::system_error& e) {
+    if (!cannot_preallocate(e)) throw;
+  }
 }
 
 writer::writer(writer&& other) noexcept { take(other); }

@@ -1,7 +1,11 @@
 // sluice-bin2text's conversion: schemas, round trips through CSV and JSON
 // Lines back to identical values, and every bad input refused with a clear
 // error and no output left behind.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <bit>
 #include <cmath>
@@ -242,5 +246,46 @@ TEST_F(bin2text_test, unwritable_output_and_missing_input_are_system_errors) {
   EXPECT_NE(std::string(error->what()).find("nowhere.bin"), std::string::npos);
   EXPECT_FALSE(std::filesystem::exists(dir / "out"));
 }
+
+#ifdef SLUICE_BIN2TEXT
+// Runs sluice-bin2text with `args` and its standard output a pipe; returns
+// what it wrote there. Fails the test unless it exits with 0.
+std::string run_tool_into_pipe(std::vector<std::string> args) {
+  args.insert(args.begin(), SLUICE_BIN2TEXT);
+  std::vector<char*> argv;
+  for (auto& arg : args) argv.push_back(arg.data());
+  argv.push_back(nullptr);
+  int ends[2];
+  EXPECT_EQ(::pipe2(ends, O_CLOEXEC), 0);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, ends[1], STDOUT_FILENO);
+  pid_t child = 0;
+  int spawned = ::posix_spawn(&child, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(ends[1]);
+  std::string out = read_to_end(ends[0]);
+  ::close(ends[0]);
+  EXPECT_EQ(spawned, 0);
+  int status = 0;
+  if (spawned == 0) ::waitpid(child, &status, 0);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "status " << status;
+  return out;
+}
+
+TEST_F(bin2text_test, standard_output_through_a_pipe_matches_the_file_output) {
+  auto bytes = random_records(30000, false);  // ~1.3 MB of XML: more than a pipe holds
+  write_all(dir / "in.bin", std::string(bytes.begin(), bytes.end()));
+  for (const char* format : {"xml", "csv", "jsonl"}) {
+    std::vector<std::string> args = {"--schema", every_type, "--format", format,
+                                     (dir / "in.bin").native()};
+    std::string piped = run_tool_into_pipe(args);
+    args.insert(args.end() - 1, {"-o", (dir / "out").native()});
+    EXPECT_EQ(run_tool_into_pipe(args), "") << "-o writes nothing to standard output";
+    EXPECT_GT(piped.size(), 1000000u);
+    EXPECT_TRUE(piped == read_all(dir / "out")) << format << ": the outputs differ";
+  }
+}
+#endif
 
 }  // namespace

@@ -46,6 +46,8 @@ fake_sys::fake_sys()
           .close = close_entry,
           .pwritev = pwritev_entry,
           .preadv = preadv_entry,
+          .writev = writev_entry,
+          .poll = poll_entry,
           .fdatasync = fdatasync_entry,
           .fsync = fsync_entry,
           .fallocate = fallocate_entry,
@@ -77,8 +79,8 @@ void fake_sys::fail(call which, int nth, int error_value) {
 }
 
 void fake_sys::short_transfer(call which, int nth, std::size_t bytes) {
-  if (which != call::pwritev && which != call::preadv)
-    throw std::logic_error("fake_sys: only pwritev and preadv transfer bytes");
+  if (which != call::pwritev && which != call::preadv && which != call::writev)
+    throw std::logic_error("fake_sys: only pwritev, writev and preadv transfer bytes");
   planned_[{which, nth}] = plan{0, bytes};
 }
 
@@ -89,36 +91,52 @@ std::optional<fake_sys::plan> fake_sys::next(call which) {
   return std::nullopt;
 }
 
+// For pwritev and writev with interruption asked: true (the call counted)
+// every other time, the retry reaching the OS.
+bool fake_sys::interrupted(call which) {
+  std::size_t i = which == call::pwritev ? 0 : 1;
+  if (which == call::preadv || !interrupt_[i]) return false;
+  interrupted_last_[i] = !interrupted_last_[i];
+  if (!interrupted_last_[i]) return false;
+  log_.push_back(which);
+  ++calls_[static_cast<std::size_t>(which)];
+  return true;
+}
+
+// Counts the transfer; what the plan or, failing that, the hook says.
+std::optional<fake_sys::plan> fake_sys::planned_transfer(call which, std::size_t requested) {
+  std::optional<plan> planned = next(which);
+  auto& hook = which == call::pwritev ? pwritev_hook_ : writev_hook_;
+  if (planned || which == call::preadv || !hook) return planned;
+  transfer_action action = hook(calls(which), requested);
+  if (action.what == transfer_action::fail) return plan{action.error, std::nullopt};
+  if (action.what == transfer_action::partial) return plan{0, action.bytes};
+  return std::nullopt;
+}
+
 ssize_t fake_sys::transfer(call which, int fd, const iovec* iov, int count, off_t offset) {
-  bool write = which == call::pwritev;
-  auto real_call = write ? real().pwritev : real().preadv;
+  auto real_call = [&](const iovec* v, int n) {
+    if (which == call::writev) return real().writev(fd, v, n);
+    return (which == call::pwritev ? real().pwritev : real().preadv)(fd, v, n, offset);
+  };
   std::size_t requested = total(iov, count);
   auto record = [&](ssize_t result) {
     int saved = errno;  // the caller reads errno after we return
-    if (write) pwritevs_.push_back({fd, offset, requested, count, result, result < 0 ? saved : 0});
+    pwritev_record done{
+        fd, which == call::writev ? -1 : offset, requested, count, result, result < 0 ? saved : 0};
+    if (which == call::pwritev) pwritevs_.push_back(done);
+    if (which == call::writev) writevs_.push_back(done);
     errno = saved;
     return result;
   };
-  if (write && interrupt_pwritev_) {
-    interrupted_last_ = !interrupted_last_;
-    if (interrupted_last_) {
-      log_.push_back(which);
-      ++calls_[static_cast<std::size_t>(which)];
-      return record(failed(EINTR));
-    }
-  }
-  std::optional<plan> planned = next(which);
-  if (!planned && write && pwritev_hook_) {
-    transfer_action action = pwritev_hook_(calls(which), requested);
-    if (action.what == transfer_action::fail) planned = plan{action.error, std::nullopt};
-    if (action.what == transfer_action::partial) planned = plan{0, action.bytes};
-  }
+  if (interrupted(which)) return record(failed(EINTR));
+  std::optional<plan> planned = planned_transfer(which, requested);
   if (planned && planned->error != 0) return record(failed(planned->error));
   if (planned && planned->bytes) {
     auto head = truncated(iov, count, std::min(*planned->bytes, requested));
-    return record(real_call(fd, head.data(), static_cast<int>(head.size()), offset));
+    return record(real_call(head.data(), static_cast<int>(head.size())));
   }
-  return record(real_call(fd, iov, count, offset));
+  return record(real_call(iov, count));
 }
 
 int fake_sys::open_entry(const char* path, int flags, mode_t mode) {
@@ -145,6 +163,17 @@ ssize_t fake_sys::pwritev_entry(int fd, const iovec* iov, int count, off_t offse
 ssize_t fake_sys::preadv_entry(int fd, const iovec* iov, int count, off_t offset) {
   std::lock_guard lock(active_->mutex_);
   return active_->transfer(call::preadv, fd, iov, count, offset);
+}
+
+ssize_t fake_sys::writev_entry(int fd, const iovec* iov, int count) {
+  std::lock_guard lock(active_->mutex_);
+  return active_->transfer(call::writev, fd, iov, count, -1);
+}
+
+int fake_sys::poll_entry(struct pollfd* fds, unsigned long count, int timeout) {
+  std::lock_guard lock(active_->mutex_);
+  if (auto planned = active_->next(call::poll)) return failed(planned->error);
+  return real().poll(fds, count, timeout);
 }
 
 int fake_sys::fdatasync_entry(int fd) {

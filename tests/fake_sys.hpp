@@ -9,6 +9,8 @@
 //                                               // writes its first 10 bytes only
 //   fake.interrupt_every_pwritev();       // each pwritev: EINTR, then the real call
 //   fake.on_pwritev(hook);                // a function decides per call
+//   fake.short_transfer(call::writev, 1, 3);  // writev (pipes) as pwritev
+//   fake.interrupt_every_writev();  fake.on_writev(hook);
 //
 // A failing close really closes the descriptor first (Linux releases it even
 // when close reports an error), so injected close failures leak nothing.
@@ -41,6 +43,8 @@ enum class call {
   close,
   pwritev,
   preadv,
+  writev,
+  poll,
   fdatasync,
   fsync,
   fallocate,
@@ -57,12 +61,12 @@ enum class call {
   mkdir,
   getdents64
 };
-inline constexpr std::size_t call_kinds = 19;
+inline constexpr std::size_t call_kinds = 21;
 
-// One pwritev that reached the fake.
+// One pwritev (or writev) that reached the fake.
 struct pwritev_record {
   int fd;
-  off_t offset;
+  off_t offset;           // -1 for writev
   std::size_t requested;  // total bytes of the iovecs
   int iov_count;
   ssize_t result;  // what the fake returned
@@ -87,11 +91,12 @@ class fake_sys {
   // The nth call (1-based) to `which` fails with `error_value` instead of
   // reaching the OS.
   void fail(call which, int nth, int error_value);
-  // The nth pwritev or preadv transfers only the first `bytes` of what it was
-  // asked (a real, shorter call).
+  // The nth pwritev, writev or preadv transfers only the first `bytes` of
+  // what it was asked (a real, shorter call).
   void short_transfer(call which, int nth, std::size_t bytes);
-  // Every pwritev returns EINTR once, then the retry reaches the OS.
-  void interrupt_every_pwritev() { interrupt_pwritev_ = true; }
+  // Every pwritev (writev) returns EINTR once, then the retry reaches the OS.
+  void interrupt_every_pwritev() { interrupt_[0] = true; }
+  void interrupt_every_writev() { interrupt_[1] = true; }
   // Every open with O_TMPFILE fails with EOPNOTSUPP, as on a filesystem
   // without it.
   void refuse_o_tmpfile() { refuse_o_tmpfile_ = true; }
@@ -99,10 +104,15 @@ class fake_sys {
   void on_pwritev(std::function<transfer_action(int nth, std::size_t requested)> hook) {
     pwritev_hook_ = std::move(hook);
   }
+  // The same for each writev.
+  void on_writev(std::function<transfer_action(int nth, std::size_t requested)> hook) {
+    writev_hook_ = std::move(hook);
+  }
 
   // Calls that reached the fake (including failed and interrupted ones).
   int calls(call which) const { return calls_[static_cast<std::size_t>(which)]; }
   const std::vector<pwritev_record>& pwritevs() const noexcept { return pwritevs_; }
+  const std::vector<pwritev_record>& writevs() const noexcept { return writevs_; }
   // Every call that reached the fake, in order.
   const std::vector<call>& log() const noexcept { return log_; }
   // The flags of each open.
@@ -117,12 +127,16 @@ class fake_sys {
   // Counts the call and returns the plan for it, if any.
   std::optional<plan> next(call which);
   ssize_t transfer(call which, int fd, const iovec* iov, int count, off_t offset);
+  bool interrupted(call which);
+  std::optional<plan> planned_transfer(call which, std::size_t requested);
 
   static fake_sys* active_;
   static int open_entry(const char* path, int flags, mode_t mode);
   static int close_entry(int fd);
   static ssize_t pwritev_entry(int fd, const iovec* iov, int count, off_t offset);
   static ssize_t preadv_entry(int fd, const iovec* iov, int count, off_t offset);
+  static ssize_t writev_entry(int fd, const iovec* iov, int count);
+  static int poll_entry(struct pollfd* fds, unsigned long count, int timeout);
   static int fdatasync_entry(int fd);
   static int fsync_entry(int fd);
   static int fallocate_entry(int fd, int mode, off_t offset, off_t length);
@@ -143,11 +157,13 @@ class fake_sys {
   std::mutex mutex_;  // held by every entry, for its whole call
   std::array<int, call_kinds> calls_{};
   std::map<std::pair<call, int>, plan> planned_;
-  bool interrupt_pwritev_ = false;
+  bool interrupt_[2] = {};         // pwritev, writev: each call fails with EINTR once
+  bool interrupted_last_[2] = {};  // the last such call did
   bool refuse_o_tmpfile_ = false;
-  bool interrupted_last_ = false;
   std::function<transfer_action(int, std::size_t)> pwritev_hook_;
+  std::function<transfer_action(int, std::size_t)> writev_hook_;
   std::vector<pwritev_record> pwritevs_;
+  std::vector<pwritev_record> writevs_;
   std::vector<int> open_flags_;
   std::vector<call> log_;
 };

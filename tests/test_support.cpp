@@ -6,6 +6,7 @@
 #include <sys/statfs.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -70,6 +71,18 @@ std::uint64_t size_on_disk(const std::filesystem::path& path) {
   if (::stat(path.c_str(), &st) != 0)
     throw std::system_error(errno, std::generic_category(), "stat " + path.native());
   return static_cast<std::uint64_t>(st.st_size);
+}
+
+std::string read_to_end(int fd, std::size_t limit) {
+  std::string got;
+  char buffer[65536];
+  while (got.size() < limit) {
+    ssize_t n = ::read(fd, buffer, std::min(sizeof buffer, limit - got.size()));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got.append(buffer, static_cast<std::size_t>(n));
+  }
+  return got;
 }
 
 std::string pattern(std::size_t n, std::uint64_t seed) {

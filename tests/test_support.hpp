@@ -70,6 +70,9 @@ std::string read_all(const std::filesystem::path& path);
 void write_all(const std::filesystem::path& path, std::string_view content);
 // st_size of `path` by stat (not through sluice).
 std::uint64_t size_on_disk(const std::filesystem::path& path);
+// What descriptor `fd` (a pipe's reading end, say) gives until its end, or
+// until `limit` bytes, with read(2).
+std::string read_to_end(int fd, std::size_t limit = std::string::npos);
 
 // `n` bytes of a pattern that depends on `seed`, so that misplaced or
 // duplicated bytes show.

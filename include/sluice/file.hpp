@@ -1,6 +1,7 @@
 // sluice/file.hpp - sluice::file, the one owner of a file descriptor.
 //
-// A file is move-only and closes its descriptor when destroyed. Every
+// A file is move-only and closes its descriptor when destroyed (unless it
+// was borrowed, see borrow()). Every
 // operation either completes fully or throws (see <sluice/error.hpp>):
 // interrupted calls (EINTR) are restarted and partial transfers continued, so
 // a write returns only once every byte reached the OS. Descriptors are always
@@ -8,7 +9,8 @@
 //
 // Cost: each call is one system call, except that a transfer the kernel cuts
 // short costs one more call per piece, and write_gather() one pwritev per
-// IOV_MAX buffers.
+// IOV_MAX buffers. The first write to a stream costs one more call: the
+// pwritev refused with ESPIPE.
 //
 // Durability: write*() hands bytes to the OS, which survives the death of the
 // process but not a power loss; sync_data()/sync_all() make them durable. A
@@ -16,11 +18,25 @@
 // because Linux may have dropped the unwritten pages and a retry would
 // "succeed" without them.
 //
+// Pipes, FIFOs, sockets and terminals (streams) cannot seek: the first write
+// to one is refused with ESPIPE, after which the file writes with writev at
+// the descriptor's own offset (sequential()) and position() counts the bytes
+// written. A write that finds the reader gone fails with EPIPE like any other
+// (the process's SIGPIPE disposition applies first: by default the signal
+// ends the process, as it ends `prog | head`). A non-blocking descriptor
+// that is full is waited for (poll), not reported as EAGAIN unless poll
+// fails. Reading, resizing, preallocating and syncing a stream fail (ESPIPE,
+// EINVAL, ENODEV); start_writeback() and drop_cached() do nothing on one.
+//
 // Example:
 //   auto f = sluice::file::open("out.bin", {.mode = sluice::open_mode::create_new});
 //   f.write(std::as_bytes(std::span(header)));
 //   f.sync_data();
 //   f.close();
+//
+//   auto out = sluice::file::borrow(STDOUT_FILENO, "standard output");
+//   out.write(bytes);  // a pipe, a terminal or a file: wherever stdout goes
+//   out.close();       // fd 1 stays open
 #pragma once
 
 #include <sys/types.h>
@@ -31,6 +47,8 @@
 #include <span>
 #include <string>
 #include <system_error>
+
+struct iovec;
 
 namespace sluice {
 
@@ -64,8 +82,19 @@ class file {
   // directory (ENOENT), no permission (EACCES), a directory (EISDIR)...
   static file open(const std::filesystem::path& path, open_options options = {});
 
-  // Adopts an open descriptor; `path` is used in error messages only.
+  // Adopts an open descriptor, which close() and the destructor close;
+  // `path` is used in error messages only. No system call.
   file(int fd, std::string path) noexcept;
+
+  // Uses an open descriptor the caller keeps owning, such as STDOUT_FILENO:
+  // close() and the destructor leave it open (close() still reports a
+  // poisoning sync error). Writes are sequential(): they go where the
+  // descriptor's offset is and move it, with writev, so that output
+  // interleaves with whatever else writes through the same open file (a
+  // shell's `{ prog; echo end; } > out`); position() counts from 0 the bytes
+  // written through this file. `path` names it in error messages. No system
+  // call.
+  static file borrow(int fd, std::string path) noexcept;
   file() noexcept = default;  // not open
   file(file&& other) noexcept;
   file& operator=(file&& other) noexcept;
@@ -75,7 +104,9 @@ class file {
   ~file();
 
   // Writes all of `bytes` at `offset`; the position is not used or moved.
-  // Throws write_error (its offset() is the first byte not written).
+  // Throws write_error (its offset() is the first byte not written). On a
+  // sequential() file the bytes follow those written before and `offset`
+  // only counts, for error messages.
   void write_at(std::span<const std::byte> bytes, std::uint64_t offset);
 
   // Writes all of `bytes` at position() and advances it. In append mode the
@@ -94,15 +125,27 @@ class file {
   // memory, offsets and lengths alike: statx's STATX_DIOALIGN where the
   // kernel reports it, else the filesystem's block size (st_blksize), which
   // every device's logical block size divides. Throws EINVAL if the
-  // filesystem reports that it cannot do direct I/O on this file.
+  // filesystem reports that it cannot do direct I/O on this file, or if it
+  // is a stream.
   std::size_t direct_io_alignment();
 
   // Moves position() to `offset`. No system call.
   void seek(std::uint64_t offset) noexcept { position_ = offset; }
 
   // Where write() and write_gather() go next: 0 after open, the file's size
-  // in append mode. O(1), no system call.
+  // in append mode; on a sequential() file, the bytes written so far. O(1),
+  // no system call.
   std::uint64_t position() const noexcept { return position_; }
+
+  // Whether writes go to the descriptor's own offset (writev) rather than
+  // at position() (pwritev): true for a borrowed descriptor and, from its
+  // first write or is_stream() on, for a stream. O(1), no system call.
+  bool sequential() const noexcept { return sequential_; }
+
+  // Whether the descriptor is a pipe, FIFO, socket or character device
+  // (a terminal, /dev/null): one fstat the first time, unless a write
+  // already found out (ESPIPE); cached. Throws like size().
+  bool is_stream();
 
   std::uint64_t size();                 // fstat
   void resize(std::uint64_t new_size);  // ftruncate; the position is not moved
@@ -126,13 +169,14 @@ class file {
 
   // Starts writing [offset, offset + length) back to the disk and returns
   // without waiting (sync_file_range). Makes nothing durable: no metadata, no
-  // device cache flush.
+  // device cache flush. Does nothing on a stream, which has no page cache.
   void start_writeback(std::uint64_t offset, std::uint64_t length);
   // Waits until [offset, offset + length) is written back, then drops it from
   // the page cache (sync_file_range, then posix_fadvise DONTNEED); length 0
   // means to the end of the file. Costs the
   // wait for the disk. A writeback error (EIO, ENOSPC) poisons the file like
   // a failed sync: the kernel reports it once, so a later sync could not.
+  // Does nothing on a stream.
   void drop_cached(std::uint64_t offset, std::uint64_t length);
 
   bool is_open() const noexcept { return fd_ >= 0; }
@@ -144,16 +188,25 @@ class file {
   int release() noexcept;
 
   // Closes the descriptor and reports any error (including a poisoning sync
-  // error seen earlier). The descriptor is released whatever happens.
+  // error seen earlier). The descriptor is released whatever happens; a
+  // borrowed one is let go without closing it.
   void close();
 
  private:
+  enum class kind : unsigned char { unknown, seekable, stream };
+
   void check_usable(const char* operation) const;
   void poison(int errno_value, const char* operation);
+  std::uint64_t write_all(iovec* iov, std::size_t count, std::uint64_t offset);
+  bool no_page_cache(int errno_value) noexcept;
+  void check_direct_io_possible(unsigned mode);
 
   int fd_ = -1;
   std::uint64_t position_ = 0;
-  int poison_errno_ = 0;  // errno of a failed sync, 0 if none
+  int poison_errno_ = 0;     // errno of a failed sync, 0 if none
+  bool owned_ = true;        // close() closes the descriptor
+  bool sequential_ = false;  // writes with writev, see sequential()
+  kind kind_ = kind::unknown;
   std::string path_;
 };
 

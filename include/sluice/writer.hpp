@@ -18,10 +18,21 @@
 // the writer for good. The destructor closes without throwing: if that fails,
 // or bytes are left unwritten, it tells the error handler how many were lost.
 //
+// Pipes, sockets and terminals: a writer on standard output is made from
+// file::borrow(STDOUT_FILENO, name), whose close() leaves fd 1 open; a path
+// naming a FIFO works too. Such a writer writes with writev (see
+// <sluice/file.hpp>), tell() counts the bytes accepted, and a reader that has
+// gone makes the write fail with EPIPE, sticky like any error (once SIGPIPE,
+// by default fatal, has been dealt with). Each option says what it does there.
+//
 // Example:
 //   sluice::writer out("numbers.txt");
 //   for (int i = 0; i < 1000; ++i) { out.print(i); out.put('\n'); }
 //   out.close();  // throws if any byte could not be written
+//
+//   sluice::writer piped(sluice::file::borrow(STDOUT_FILENO, "standard output"));
+//   piped.write("works for `prog | gzip` as for `prog > file`\n");
+//   piped.close();  // flushes; fd 1 stays open
 #pragma once
 
 #include <algorithm>
@@ -58,6 +69,8 @@ enum class durability {
   // close()) is followed by fdatasync: what it handed over is durable when
   // the call returns, like O_DSYNC. Costs a device flush per buffer.
   write_through,
+  // A pipe, socket or terminal cannot be synced: every level but none makes
+  // the writer's constructor throw EINVAL naming it (found with one fstat).
 };
 
 // What the writer does with the page cache.
@@ -68,7 +81,8 @@ enum class caching {
   // write's writeback starts at once (sync_file_range), and what lies more
   // than cache_window bytes behind the end is waited for and dropped
   // (POSIX_FADV_DONTNEED); close() drops the rest. At most about twice the
-  // window stays cached. Not a durability mode: nothing is fsynced.
+  // window stays cached. Not a durability mode: nothing is fsynced. Does
+  // nothing on a pipe, socket or terminal, which has no page cache.
   no_cache,
   // O_DIRECT: the buffer goes to the device without passing through the page
   // cache. Every transfer is aligned as file::direct_io_alignment() says: the
@@ -76,8 +90,9 @@ enum class caching {
   // and a partial last block is written padded with zeros, kept buffered and
   // written again with what follows, so until close() the file may end with
   // up to one block of zeros; close() truncates it to its exact size. Only
-  // for writers that open the path. A filesystem that refuses O_DIRECT makes
-  // the constructor throw EINVAL saying so.
+  // for writers that open the path. A filesystem that refuses O_DIRECT, or a
+  // path naming a FIFO, socket or terminal, makes the constructor throw
+  // EINVAL saying so.
   direct,
 };
 
@@ -92,7 +107,8 @@ struct writer_options {
   // costs no block allocation. close() gives back what was not written, so
   // the size is always exactly the bytes written; writing past the
   // reservation works as usual. 0 (the default): no reservation. On a
-  // filesystem without fallocate the writer goes on without one and
+  // filesystem without fallocate, a pipe, socket or terminal, or a borrowed
+  // descriptor (file::borrow), the writer goes on without one and
   // preallocated() says so; any other failure (ENOSPC) throws from the
   // constructor, before any data is accepted.
   std::uint64_t preallocate = 0;
@@ -114,7 +130,9 @@ struct writer_options {
   // close(), or whose close() fails before the rename, leaves the path
   // untouched and removes the temporary. The new file gets the replaced
   // file's permission bits (0666 for a new one), minus the umask. Only for
-  // writers opened by path. Default false.
+  // writers opened by path, and only for a regular file: a path naming a
+  // FIFO, device, socket or directory makes the constructor throw EINVAL
+  // (never is /dev/stdout replaced). Default false.
   bool atomic_replace = false;
 
   // While one buffer is being written, the next one fills: a background
@@ -131,7 +149,8 @@ struct writer_options {
   // background is thrown by the next call that hands over a buffer or
   // waits, with the contract of every write error: the bytes the thread
   // could not write are buffered again, tell() - buffered() is the first
-  // byte missing from the file, and the error sticks. Default false.
+  // byte missing from the file, and the error sticks. On a pipe the thread
+  // writes the buffers in the same order. Default false.
   bool write_behind = false;
 
   // Chosen with sluice-bench --buffer-size (docs/performance.md): 256 KiB was
@@ -170,8 +189,10 @@ class writer {
   // before any data is accepted if it cannot be opened.
   explicit writer(const std::filesystem::path& path, writer_options options = {});
   // Writes through an already open file (append mode, say), from its
-  // position(). durability::all_on_close then syncs the file but not its
-  // directory: only the caller knows whether the file was just created.
+  // position(); file::borrow(STDOUT_FILENO, "standard output") for standard
+  // output, which close() then leaves open. durability::all_on_close syncs
+  // the file but not its directory: only the caller knows whether the file
+  // was just created.
   explicit writer(file&& target, writer_options options = {});
   writer(writer&& other) noexcept;
   writer& operator=(writer&& other) noexcept;
@@ -239,7 +260,8 @@ class writer {
   void commit(std::size_t k) noexcept { pos_ += k; }
 
   // Bytes accepted so far (written or buffered), counting from the position
-  // the file had when the writer took it. O(1), no system call.
+  // the file had when the writer took it (from 0 on a pipe, socket,
+  // terminal or borrowed descriptor). O(1), no system call.
   std::uint64_t tell() const noexcept { return target_.position() + (pos_ - begin_); }
   // Bytes accepted but not yet handed to the OS.
   std::size_t buffered() const noexcept { return static_cast<std::size_t>(pos_ - begin_); }
@@ -277,6 +299,8 @@ class writer {
   }
   void open_target(const std::filesystem::path& path, const writer_options& options);
   void start(const writer_options& options);
+  void check_syncable();
+  void reserve_space(std::uint64_t length);
   void take(writer& other) noexcept;
   void allocate(std::size_t capacity);
   std::size_t buffer_alignment() const;

@@ -1,24 +1,20 @@
 #include "convert.hpp"
 
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <bit>
-#include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <sluice/file.hpp>
 #include <sluice/writer.hpp>
 #include <span>
 #include <stdexcept>
-#include <system_error>
+#include <string>
 #include <utility>
-#include <vector>
 
 namespace bin2text {
 namespace {
@@ -113,44 +109,6 @@ input_file open_input(const job& work) {
 
 bool to_stdout(const job& work) { return work.output.empty() || work.output == "-"; }
 
-[[noreturn]] void throw_errno(const std::string& what) {
-  throw std::system_error(errno, std::generic_category(), what);
-}
-
-// An unlinked temporary file, for standard output: the writer writes with
-// pwritev, which a pipe or a terminal refuses (ESPIPE), so the text is made
-// there and copied to standard output at the end. Returns the descriptor
-// and a second one for reading it back.
-std::pair<int, int> open_spool() {
-  const char* dir = std::getenv("TMPDIR");
-  std::string name = std::string(dir && *dir ? dir : "/tmp") + "/sluice-bin2text-XXXXXX";
-  int fd = ::mkostemp(name.data(), O_CLOEXEC);
-  if (fd < 0) throw_errno("create a temporary file in '" + name + "'");
-  ::unlink(name.c_str());
-  int reader = ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
-  if (reader < 0) throw_errno("dup");
-  return {fd, reader};
-}
-
-// Copies all of `fd` to standard output.
-void copy_to_stdout(int fd) {
-  std::vector<char> buffer(1 << 20);
-  for (off_t offset = 0;;) {
-    ssize_t got = ::pread(fd, buffer.data(), buffer.size(), offset);
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) throw_errno("read the temporary file");
-    if (got == 0) return;
-    offset += got;
-    for (ssize_t done = 0; done < got;) {
-      ssize_t put =
-          ::write(STDOUT_FILENO, buffer.data() + done, static_cast<std::size_t>(got - done));
-      if (put < 0 && errno == EINTR) continue;
-      if (put < 0) throw_errno("write to standard output");
-      done += put;
-    }
-  }
-}
-
 void show_progress(std::uint64_t done, std::uint64_t total) {
   std::fprintf(stderr, "\rsluice-bin2text: %3d%% of %llu MiB", static_cast<int>(done * 100 / total),
                static_cast<unsigned long long>(total >> 20));
@@ -220,11 +178,9 @@ void run(const job& work) {
     sluice::writer out(work.output, {.atomic_replace = true});
     return convert_to(out, in, work);
   }
-  auto [fd, reader] = open_spool();
-  sluice::file reading(reader, "the temporary file");  // closes it on every path
-  sluice::writer out(sluice::file(fd, "the temporary file"));
+  // A pipe, a terminal or a file alike; close() leaves descriptor 1 open.
+  sluice::writer out(sluice::file::borrow(STDOUT_FILENO, "standard output"));
   convert_to(out, in, work);
-  copy_to_stdout(reader);
 }
 
 }  // namespace bin2text

@@ -30,9 +30,11 @@ struct job {
 // Converts job.input to job.output. Nothing is written unless the input is
 // a whole number of records. A file output is written to a temporary and
 // renamed over the path only when complete (atomic replace): a failure
-// leaves the path as it was. Throws std::runtime_error (a bad input, with
-// the offset of a truncated record) or std::system_error (I/O), each naming
-// the file.
+// leaves the path as it was. Standard output (a pipe, a terminal or a file)
+// is written as the conversion goes, through a writer on the borrowed
+// descriptor 1, which stays open. Throws std::runtime_error (a bad input,
+// with the offset of a truncated record) or std::system_error (I/O), each
+// naming the file ("standard output" for descriptor 1).
 void run(const job& work);
 
 // Writes `count` records at `data` as job.format says, without the

@@ -15,6 +15,7 @@
 struct stat;
 struct statx;
 struct fiemap;
+struct pollfd;
 
 namespace sluice::detail {
 
@@ -23,6 +24,12 @@ struct sys_table {
   int (*close)(int fd);
   ssize_t (*pwritev)(int fd, const iovec* iov, int count, off_t offset);
   ssize_t (*preadv)(int fd, const iovec* iov, int count, off_t offset);
+  // For descriptors that cannot seek (pipes, sockets, terminals) and
+  // borrowed ones: writes at the descriptor's own offset.
+  ssize_t (*writev)(int fd, const iovec* iov, int count);
+  // poll(2), with nfds_t as unsigned long: waits until a non-blocking pipe
+  // can take more bytes.
+  int (*poll)(struct pollfd* fds, unsigned long count, int timeout);
   int (*fdatasync)(int fd);
   int (*fsync)(int fd);
   int (*fallocate)(int fd, int mode, off_t offset, off_t length);
