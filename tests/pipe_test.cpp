@@ -309,10 +309,12 @@ class fifo_test : public dir_test {
 };
 
 TEST_F(fifo_test, a_writer_opened_on_a_fifo_path_writes_through_it) {
-  auto got = reader(read_fd);
+  std::future<std::string> got;
   std::string sent;
   {
     writer out(path, {.preallocate = 1 << 20, .caching = sluice::caching::no_cache});
+    // Only now: a read from a FIFO that no writer has open yet sees its end.
+    got = reader(read_fd);
     EXPECT_FALSE(out.preallocated()) << "a FIFO has nothing to reserve";
     sent = write_everything(out, 3);
     out.close();
