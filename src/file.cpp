@@ -30,17 +30,11 @@ int open_flags(open_mode mode) {
   return O_RDONLY;
 }
 
-[[noreturn]] void throw_write_error(int errno_value, const std::string& path, std::uint64_t offset,
-                                    std::uint64_t written) {
-  std::uint64_t failed_at = offset + written;
-  throw write_error(errno_value, detail::describe("write", path, failed_at), failed_at, written);
-}
-
 // Writes the iovecs at `offset` or throws write_error; returns the byte count.
 std::uint64_t write_all(int fd, const std::string& path, iovec* iov, std::size_t count,
                         std::uint64_t offset) {
   auto result = detail::transfer(fd, detail::direction::write, iov, count, offset);
-  if (result.error != 0) throw_write_error(result.error, path, offset, result.done);
+  if (result.error != 0) throw detail::write_failed(result.error, path, offset, result.done);
   return result.done;
 }
 

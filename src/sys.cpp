@@ -13,6 +13,8 @@
 #include <cerrno>
 #include <cstdio>
 
+#include "sys_ring.hpp"
+
 namespace sluice::detail {
 namespace {
 
@@ -47,6 +49,11 @@ constexpr sys_table real_table{
     .statx = ::statx,
     .mkdir = ::mkdir,
     .getdents64 = ::getdents64,
+    .ring_open = real_ring_open,
+    .ring_close = real_ring_close,
+    .ring_register = real_ring_register,
+    .ring_write = real_ring_write,
+    .ring_wait = real_ring_wait,
 };
 
 std::atomic<const sys_table*> current{&real_table};

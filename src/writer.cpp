@@ -11,6 +11,7 @@
 
 #include "replace.hpp"
 #include "sluice/error.hpp"
+#include "uring_write_behind.hpp"
 #include "write_behind.hpp"
 
 namespace sluice {
@@ -349,12 +350,24 @@ void writer::limit_cache(std::uint64_t start, std::uint64_t length) {
   modes_.cached_from = keep_from;
 }
 
+// io_uring where it can serve, else the thread (see writer_options).
 void writer::start_write_behind() {
-  behind_ = std::make_unique<detail::write_behind>(
+  bool per_write_work =
+      modes_.durability == durability::write_through || modes_.caching == caching::no_cache;
+  if (!per_write_work)
+    behind_ = detail::uring_write_behind::open(target_.native_handle(), target_.path(),
+                                               writer_options::write_behind_depth,
+                                               buffer_alignment(), capacity_);
+  if (behind_) return;
+  behind_ = std::make_unique<detail::thread_write_behind>(
       writer_options::write_behind_depth, buffer_alignment(),
       [this](const char* data, std::size_t size, std::uint64_t offset, std::uint64_t& written) {
         write_in_background(data, size, offset, written);
       });
+}
+
+write_behind_engine writer::write_behind_engine() const noexcept {
+  return behind_ ? behind_->engine() : sluice::write_behind_engine::none;
 }
 
 // The background thread's step: one handed-off buffer, at the offset it was

@@ -81,6 +81,13 @@ enum class caching {
   direct,
 };
 
+// What writes a write_behind writer's buffers (writer::write_behind_engine()).
+enum class write_behind_engine {
+  none,      // write_behind is off, or a background failure ended it
+  thread,    // a background thread, one write at a time
+  io_uring,  // several io_uring writes in flight, reaped on the caller's thread
+};
+
 struct writer_options {
   // Bytes buffered before a write to the OS. 0 means default_buffer_size
   // (default_direct_buffer_size with caching::direct);
@@ -263,6 +270,10 @@ class writer {
   // Whether options.preallocate reserved space: false if none was asked for
   // or the filesystem cannot preallocate.
   bool preallocated() const noexcept { return modes_.preallocated; }
+
+  // What writes the buffers handed over with options.write_behind: none
+  // without it, and once a background failure was thrown.
+  sluice::write_behind_engine write_behind_engine() const noexcept;
 
   bool is_open() const noexcept { return target_.is_open(); }
   const std::string& path() const noexcept { return target_.path(); }
