@@ -119,7 +119,7 @@ writer& writer::operator=(writer&& other) noexcept {
   return *this;
 }
 
-// Moves `other`'s state here. Its background thread first finishes what it
+// Moves `other`'s state here. Its write-behind engine first finishes what it
 // was given (a failure stays recorded for this writer to throw), then
 // writes through this writer.
 void writer::take(writer& other) noexcept {
@@ -243,7 +243,7 @@ std::size_t writer::buffer_alignment() const {
 }
 
 // Empties the buffer, but for a direct writer's partial last block: hands it
-// to the background thread if there is one, else writes it here.
+// to the write-behind engine if there is one, else writes it here.
 void writer::write_buffer() {
   std::size_t held = buffered();
   std::size_t whole = block_ ? held - held % block_ : held;
@@ -252,7 +252,7 @@ void writer::write_buffer() {
 }
 
 // Hands every buffered byte to the OS (a direct writer's partial last block
-// padded, and kept buffered), after those given to the background thread.
+// padded, and kept buffered), after those given to the write-behind engine.
 void writer::write_everything() {
   drain();
   write_buffer_and(nullptr, 0);
@@ -384,9 +384,9 @@ void writer::write_in_background(const char* data, std::size_t size, std::uint64
   after_write(offset, size);
 }
 
-// Gives the buffer's first `whole` bytes to the background thread and goes
+// Gives the buffer's first `whole` bytes to the write-behind engine and goes
 // on with a fresh buffer holding the rest of the `held` (a direct writer's
-// partial block); if the thread has failed, takes its failure back.
+// partial block); if the engine has failed, takes its failure back.
 void writer::hand_off(std::size_t held, std::size_t whole) {
   std::uint64_t offset = target_.position();
   char* tail = begin_ + whole;
@@ -400,15 +400,15 @@ void writer::hand_off(std::size_t held, std::size_t whole) {
   end_ = begin_ + capacity_;
 }
 
-// Waits until the background thread has written everything handed to it;
+// Waits until the write-behind engine has written everything handed to it;
 // throws its failure, if any.
 void writer::drain() {
   if (behind_ && !behind_->drain()) take_back_failure({begin_, buffered()});
 }
 
-// The background thread failed: the bytes it could not write, then `rest`
+// The write-behind engine failed: the bytes it could not write, then `rest`
 // (those that follow them), become the buffer; position() goes back to the
-// first of them, the thread ends, and its error sticks and is thrown.
+// first of them, the engine ends, and its error sticks and is thrown.
 void writer::take_back_failure(std::span<const char> rest) {
   detail::write_behind::failed_writes failed = behind_->failure();
   error_ = failed.error;  // sticks even if what follows cannot allocate

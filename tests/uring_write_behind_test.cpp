@@ -26,10 +26,6 @@ using uring_write_behind = dir_test;
 
 constexpr sluice::writer_options behind{.buffer_size = 100, .write_behind = true};
 
-void put_all(writer& out, const std::string& text) {
-  for (char c : text) out.put(c);
-}
-
 // Writes `model` a byte at a time through a new writer at `path`, closes
 // it, and checks the file; returns the engine the writer used.
 write_behind_engine write_through(const std::filesystem::path& path, const std::string& model,
@@ -334,16 +330,6 @@ TEST_F(uring_write_behind, a_destroyed_writer_reports_the_exact_bytes_lost) {
   EXPECT_NE(reports.reports()[0].message.find("250 bytes lost"), std::string::npos)
       << reports.reports()[0].message;
   EXPECT_EQ(size_on_disk(path), 0u);
-}
-
-// The alignment of direct I/O on `path`'s filesystem, or 0 where it has none.
-std::size_t direct_block(const std::filesystem::path& path) {
-  try {
-    writer probe(path, {.caching = sluice::caching::direct});
-    return sluice::file::open(path, {.mode = sluice::open_mode::read_only}).direct_io_alignment();
-  } catch (const std::system_error&) {
-    return 0;
-  }
 }
 
 TEST_F(uring_write_behind, every_direct_write_is_aligned) {

@@ -26,11 +26,6 @@ using write_behind = dir_test;
 
 constexpr sluice::writer_options behind{.buffer_size = 100, .write_behind = true};
 
-// Writes `text` one byte at a time.
-void put_all(writer& out, const std::string& text) {
-  for (char c : text) out.put(c);
-}
-
 // Counts the pwritevs made on the thread that created it and on others.
 class writes_by_thread {
  public:
@@ -174,16 +169,6 @@ TEST_F(write_behind, queued_buffers_come_back_after_a_failure) {
 TEST_F(write_behind, queued_buffers_come_back_after_a_failure_when_preallocated) {
   expect_queued_writes_taken_back(
       dir / "out", {.buffer_size = 1000, .preallocate = 1 << 20, .write_behind = true}, 130);
-}
-
-// The alignment of direct I/O on `path`'s filesystem, or 0 where it has none.
-std::size_t direct_block(const std::filesystem::path& path) {
-  try {
-    writer probe(path, {.caching = sluice::caching::direct});
-    return sluice::file::open(path, {.mode = sluice::open_mode::read_only}).direct_io_alignment();
-  } catch (const std::system_error&) {
-    return 0;
-  }
 }
 
 TEST_F(write_behind, queued_direct_buffers_come_back_after_a_failure) {
