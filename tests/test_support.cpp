@@ -119,6 +119,16 @@ void put_all(sluice::writer& out, std::string_view text) {
   for (char c : text) out.put(c);
 }
 
+std::string print_numbers(sluice::writer& out, int count) {
+  std::string text;
+  for (int i = 0; i < count; ++i) {
+    out.print(i * 7919);
+    out.put('\n');
+    text += std::to_string(i * 7919) + '\n';
+  }
+  return text;
+}
+
 std::size_t direct_block(const std::filesystem::path& path) {
   try {
     sluice::writer probe(path, {.caching = sluice::caching::direct});

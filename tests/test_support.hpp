@@ -85,6 +85,10 @@ std::string read_text(sluice::file& f, std::size_t n, std::uint64_t offset);
 // Writes `text` one byte at a time (put()).
 void put_all(sluice::writer& out, std::string_view text);
 
+// Prints i * 7919 and a newline for each i in [0, count) (print() and
+// put(), so that numbers straddle buffer ends); returns the text.
+std::string print_numbers(sluice::writer& out, int count);
+
 // The alignment of direct I/O on `path`'s filesystem (a writer with
 // caching::direct creates `path` to find out), or 0 where it has none.
 std::size_t direct_block(const std::filesystem::path& path);

@@ -187,16 +187,11 @@ TEST_F(write_behind, a_direct_writer_hands_off_whole_blocks_of_a_partly_full_buf
   auto path = dir / "out";
   std::size_t block = direct_block(path);
   if (block == 0) GTEST_SKIP() << "no O_DIRECT in " << dir.path();
-  std::string model;
   fake_sys fake;
   writes_by_thread writes(fake);
   writer out(path,
              {.buffer_size = 16 * block, .caching = sluice::caching::direct, .write_behind = true});
-  for (int i = 0; i < 50'000; ++i) {
-    out.print(i * 7919);
-    out.put('\n');
-    model += std::to_string(i * 7919) + '\n';
-  }
+  std::string model = print_numbers(out, 50'000);
   out.close();
   EXPECT_EQ(read_all(path), model);
   EXPECT_GT(writes.from_elsewhere(), 10);
