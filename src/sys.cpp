@@ -20,6 +20,7 @@ namespace {
 
 int real_open(const char* path, int flags, mode_t mode) { return ::open(path, flags, mode); }
 int real_fiemap(int fd, struct fiemap* map) { return ::ioctl(fd, FS_IOC_FIEMAP, map); }
+int real_getfl(int fd) { return ::fcntl(fd, F_GETFL); }
 
 // posix_fadvise returns its error instead of setting errno.
 int real_fadvise(int fd, off_t offset, off_t length, int advice) {
@@ -39,6 +40,7 @@ constexpr sys_table real_table{
     .fallocate = ::fallocate,
     .ftruncate = ::ftruncate,
     .fstat = ::fstat,
+    .getfl = real_getfl,
     .fiemap = real_fiemap,
     .linkat = ::linkat,
     .rename = ::rename,

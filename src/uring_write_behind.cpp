@@ -1,5 +1,6 @@
 #include "uring_write_behind.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -20,8 +21,12 @@ constexpr std::size_t largest_write = std::size_t(1) << 30;
 
 std::unique_ptr<write_behind> uring_write_behind::open(int fd, std::string path, std::size_t depth,
                                                        std::size_t align, std::size_t capacity) {
+  // In append mode the kernel puts each write at the end, whatever its
+  // offset: writes in flight together could land in any order.
   struct stat st {};
   if (sys().fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return nullptr;
+  int flags = sys().getfl(fd);
+  if (flags == -1 || (flags & O_APPEND)) return nullptr;
   void* ring = nullptr;
   if (sys().ring_open(static_cast<unsigned>(depth), &ring) != 0) return nullptr;
   return std::unique_ptr<write_behind>(new uring_write_behind(

@@ -4,8 +4,8 @@
 // reaped on the caller's thread when it hands off a buffer and every one is
 // taken, or drains. No thread.
 //
-// Only for regular files: writes in flight may land in any order, which is
-// harmless where each has its own offset, and only for writers whose
+// Only for regular files not in append mode: writes in flight may land in
+// any order, which is harmless where each has its own offset, and only for writers whose
 // options ask nothing after each write (no write_through sync, no no_cache
 // writeback): the writer checks those.
 //
@@ -39,8 +39,9 @@ class uring_write_behind final : public write_behind {
   // time, from buffers aligned to `align` of the writer's `capacity` bytes:
   // opens a ring, allocates depth + 1 buffers and registers them (if the
   // kernel refuses, e.g. past RLIMIT_MEMLOCK, it writes from them
-  // unregistered). Costs an fstat, io_uring_setup and a registration. Null,
-  // silently, if `fd` is not a regular file or the ring cannot be opened
+  // unregistered). Costs an fstat, an fcntl, io_uring_setup and a
+  // registration. Null, silently, if `fd` is not a regular file, is in
+  // append mode (O_APPEND), or the ring cannot be opened
   // (no liburing at build time, a kernel or seccomp that refuses io_uring).
   // Throws std::bad_alloc.
   static std::unique_ptr<write_behind> open(int fd, std::string path, std::size_t depth,

@@ -51,6 +51,7 @@ fake_sys::fake_sys()
           .fallocate = fallocate_entry,
           .ftruncate = ftruncate_entry,
           .fstat = fstat_entry,
+          .getfl = getfl_entry,
           .fiemap = fiemap_entry,
           .linkat = linkat_entry,
           .rename = rename_entry,
@@ -180,6 +181,12 @@ int fake_sys::fstat_entry(int fd, struct stat* out) {
   std::lock_guard lock(active_->mutex_);
   if (auto planned = active_->next(call::fstat)) return failed(planned->error);
   return real().fstat(fd, out);
+}
+
+int fake_sys::getfl_entry(int fd) {
+  std::lock_guard lock(active_->mutex_);
+  if (auto planned = active_->next(call::getfl)) return failed(planned->error);
+  return real().getfl(fd);
 }
 
 int fake_sys::fiemap_entry(int fd, struct fiemap* map) {

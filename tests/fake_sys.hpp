@@ -56,6 +56,7 @@ enum class call {
   fallocate,
   ftruncate,
   fstat,
+  getfl,
   fiemap,
   linkat,
   rename,
@@ -72,7 +73,7 @@ enum class call {
   ring_write,
   ring_wait
 };
-inline constexpr std::size_t call_kinds = 24;
+inline constexpr std::size_t call_kinds = 25;
 
 // How the fake's emulated io_uring completes writes.
 struct ring_options {
@@ -189,6 +190,7 @@ class fake_sys {
   static int fallocate_entry(int fd, int mode, off_t offset, off_t length);
   static int ftruncate_entry(int fd, off_t length);
   static int fstat_entry(int fd, struct stat* out);
+  static int getfl_entry(int fd);
   static int fiemap_entry(int fd, struct fiemap* map);
   static int linkat_entry(int from_dir, const char* from, int to_dir, const char* to, int flags);
   static int rename_entry(const char* from, const char* to);

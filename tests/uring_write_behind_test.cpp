@@ -93,6 +93,20 @@ TEST_F(uring_write_behind, a_pipe_keeps_the_thread) {
   ::close(ends[0]);
 }
 
+// O_APPEND puts every write at the end: only one at a time keeps the order.
+TEST_F(uring_write_behind, an_appended_file_keeps_the_thread) {
+  auto path = dir / "out";
+  write_all(path, "head:");
+  std::string model = pattern(1000);
+  fake_sys fake;
+  fake.emulate_ring();
+  writer out(sluice::file::open(path, {.mode = sluice::open_mode::append}), behind);
+  EXPECT_EQ(out.write_behind_engine(), write_behind_engine::thread);
+  put_all(out, model);
+  out.close();
+  EXPECT_EQ(read_all(path), "head:" + model);
+}
+
 TEST_F(uring_write_behind, writes_are_in_flight_together_on_the_callers_thread) {
   auto path = dir / "out";
   std::string model = pattern(10'000);

@@ -30,6 +30,7 @@ struct sys_table {
   int (*fallocate)(int fd, int mode, off_t offset, off_t length);
   int (*ftruncate)(int fd, off_t length);
   int (*fstat)(int fd, struct stat* out);
+  int (*getfl)(int fd);                       // fcntl(fd, F_GETFL): the open flags (O_APPEND...)
   int (*fiemap)(int fd, struct fiemap* map);  // ioctl(fd, FS_IOC_FIEMAP, map)
   int (*linkat)(int from_dir, const char* from, int to_dir, const char* to, int flags);
   int (*rename)(const char* from, const char* to);
