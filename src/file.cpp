@@ -30,12 +30,6 @@ int open_flags(open_mode mode) {
   return O_RDONLY;
 }
 
-[[noreturn]] void throw_write_error(int errno_value, const std::string& path, std::uint64_t offset,
-                                    std::uint64_t written) {
-  std::uint64_t failed_at = offset + written;
-  throw write_error(errno_value, detail::describe("write", path, failed_at), failed_at, written);
-}
-
 iovec to_iovec(std::span<const std::byte> bytes) {
   return {const_cast<std::byte*>(bytes.data()), bytes.size()};
 }
@@ -117,7 +111,7 @@ std::uint64_t file::write_all(iovec* iov, std::size_t count, std::uint64_t offse
     sequential_ = true;  // pwritev said ESPIPE
     kind_ = kind::stream;
   }
-  if (result.error != 0) throw_write_error(result.error, path_, offset, result.done);
+  if (result.error != 0) throw detail::write_failed(result.error, path_, offset, result.done);
   return result.done;
 }
 

@@ -14,11 +14,14 @@
 #include <cerrno>
 #include <cstdio>
 
+#include "sys_ring.hpp"
+
 namespace sluice::detail {
 namespace {
 
 int real_open(const char* path, int flags, mode_t mode) { return ::open(path, flags, mode); }
 int real_fiemap(int fd, struct fiemap* map) { return ::ioctl(fd, FS_IOC_FIEMAP, map); }
+int real_getfl(int fd) { return ::fcntl(fd, F_GETFL); }
 
 // posix_fadvise returns its error instead of setting errno.
 int real_fadvise(int fd, off_t offset, off_t length, int advice) {
@@ -40,6 +43,7 @@ constexpr sys_table real_table{
     .fallocate = ::fallocate,
     .ftruncate = ::ftruncate,
     .fstat = ::fstat,
+    .getfl = real_getfl,
     .fiemap = real_fiemap,
     .linkat = ::linkat,
     .rename = ::rename,
@@ -50,6 +54,11 @@ constexpr sys_table real_table{
     .statx = ::statx,
     .mkdir = ::mkdir,
     .getdents64 = ::getdents64,
+    .ring_open = real_ring_open,
+    .ring_close = real_ring_close,
+    .ring_register = real_ring_register,
+    .ring_write = real_ring_write,
+    .ring_wait = real_ring_wait,
 };
 
 std::atomic<const sys_table*> current{&real_table};

@@ -13,13 +13,13 @@ owned_buffer allocate_buffer(std::size_t capacity, std::size_t align) {
   return {std::unique_ptr<char[], free_deleter>(data), rounded};
 }
 
-write_behind::write_behind(std::size_t depth, std::size_t align, step write)
+thread_write_behind::thread_write_behind(std::size_t depth, std::size_t align, step write)
     : depth_(depth), align_(align), write_(std::move(write)) {
   free_.reserve(depth + 1);  // so that the thread never allocates to give a buffer back
   thread_ = std::thread([this] { run(); });
 }
 
-write_behind::~write_behind() {
+thread_write_behind::~thread_write_behind() {
   std::unique_lock lock(mutex_);
   changed_.wait(lock, [&] { return idle(); });
   stopping_ = true;
@@ -28,13 +28,14 @@ write_behind::~write_behind() {
   thread_.join();
 }
 
-owned_buffer write_behind::hand_off(std::unique_ptr<char[], free_deleter>& full,
-                                    std::size_t capacity, std::size_t size, std::uint64_t offset) {
+owned_buffer thread_write_behind::hand_off(std::unique_ptr<char[], free_deleter>& full,
+                                           std::size_t capacity, std::size_t size,
+                                           std::uint64_t offset) {
   std::unique_lock lock(mutex_);
   changed_.wait(lock, [&] { return jobs_.size() < depth_ || error_; });
   owned_buffer next;
   if (!error_) {
-    next = take_free(capacity);
+    next = take_free(free_, capacity);
     // No free buffer: fewer than depth + 1 exist (or they were too small).
     if (!next.data) next = allocate_buffer(capacity, align_);
   }
@@ -44,38 +45,40 @@ owned_buffer write_behind::hand_off(std::unique_ptr<char[], free_deleter>& full,
   return next;
 }
 
-// With the lock held: a free buffer of at least `capacity` bytes, or none.
-owned_buffer write_behind::take_free(std::size_t capacity) {
-  while (!free_.empty()) {
-    owned_buffer recycled = std::move(free_.back());
-    free_.pop_back();
+owned_buffer take_free(std::vector<owned_buffer>& free, std::size_t capacity) {
+  while (!free.empty()) {
+    owned_buffer recycled = std::move(free.back());
+    free.pop_back();
     if (recycled.capacity >= capacity) return recycled;  // else the writer's buffer grew: drop it
   }
   return {};
 }
 
-bool write_behind::drain() {
+bool thread_write_behind::drain() {
   std::unique_lock lock(mutex_);
   changed_.wait(lock, [&] { return idle(); });
   return !error_;
 }
 
-void write_behind::rebind(step write) {
+void thread_write_behind::rebind(step write) {
   std::lock_guard lock(mutex_);
   write_ = std::move(write);
 }
 
-write_behind::failed_writes write_behind::failure() const {
+void write_behind::add_unwritten(failed_writes& failed, const handed_off& queued) {
+  std::uint64_t skip = queued.offset < failed.offset ? failed.offset - queued.offset : 0;
+  if (skip >= queued.size) return;
+  failed.unwritten.emplace_back(queued.buffer.data.get() + skip, queued.size - skip);
+}
+
+write_behind::failed_writes thread_write_behind::failure() const {
   std::lock_guard lock(mutex_);
   failed_writes failed{error_, failed_at_, {}};
-  for (const job& queued : jobs_) {
-    std::uint64_t skip = queued.offset < failed_at_ ? failed_at_ - queued.offset : 0;
-    failed.unwritten.emplace_back(queued.buffer.data.get() + skip, queued.size - skip);
-  }
+  for (const job& queued : jobs_) add_unwritten(failed, queued);
   return failed;
 }
 
-void write_behind::run() {
+void thread_write_behind::run() {
   std::unique_lock lock(mutex_);
   for (;;) {
     work_.wait(lock, [&] { return stopping_ || !idle(); });
@@ -97,7 +100,7 @@ void write_behind::run() {
 
 // With the lock held: the front job is done; on failure it stays queued with
 // everything after it, for failure() to report.
-void write_behind::finish_job(std::exception_ptr error, std::uint64_t written) {
+void thread_write_behind::finish_job(std::exception_ptr error, std::uint64_t written) {
   if (error) {
     error_ = std::move(error);
     failed_at_ = jobs_.front().offset + written;

@@ -11,6 +11,7 @@
 
 #include "replace.hpp"
 #include "sluice/error.hpp"
+#include "uring_write_behind.hpp"
 #include "write_behind.hpp"
 
 namespace sluice {
@@ -151,7 +152,7 @@ writer& writer::operator=(writer&& other) noexcept {
   return *this;
 }
 
-// Moves `other`'s state here. Its background thread first finishes what it
+// Moves `other`'s state here. Its write-behind engine first finishes what it
 // was given (a failure stays recorded for this writer to throw), then
 // writes through this writer.
 void writer::take(writer& other) noexcept {
@@ -275,7 +276,7 @@ std::size_t writer::buffer_alignment() const {
 }
 
 // Empties the buffer, but for a direct writer's partial last block: hands it
-// to the background thread if there is one, else writes it here.
+// to the write-behind engine if there is one, else writes it here.
 void writer::write_buffer() {
   std::size_t held = buffered();
   std::size_t whole = block_ ? held - held % block_ : held;
@@ -284,7 +285,7 @@ void writer::write_buffer() {
 }
 
 // Hands every buffered byte to the OS (a direct writer's partial last block
-// padded, and kept buffered), after those given to the background thread.
+// padded, and kept buffered), after those given to the write-behind engine.
 void writer::write_everything() {
   drain();
   write_buffer_and(nullptr, 0);
@@ -382,12 +383,26 @@ void writer::limit_cache(std::uint64_t start, std::uint64_t length) {
   modes_.cached_from = keep_from;
 }
 
+// io_uring where it can serve, else the thread (see writer_options).
 void writer::start_write_behind() {
-  behind_ = std::make_unique<detail::write_behind>(
+  bool per_write_work =
+      modes_.durability == durability::write_through || modes_.caching == caching::no_cache;
+  // A borrowed descriptor is written at its own offset, one write after
+  // another: only the thread keeps that order.
+  if (!per_write_work && !target_.sequential())
+    behind_ = detail::uring_write_behind::open(target_.native_handle(), target_.path(),
+                                               writer_options::write_behind_depth,
+                                               buffer_alignment(), capacity_);
+  if (behind_) return;
+  behind_ = std::make_unique<detail::thread_write_behind>(
       writer_options::write_behind_depth, buffer_alignment(),
       [this](const char* data, std::size_t size, std::uint64_t offset, std::uint64_t& written) {
         write_in_background(data, size, offset, written);
       });
+}
+
+write_behind_engine writer::write_behind_engine() const noexcept {
+  return behind_ ? behind_->engine() : sluice::write_behind_engine::none;
 }
 
 // The background thread's step: one handed-off buffer, at the offset it was
@@ -404,9 +419,9 @@ void writer::write_in_background(const char* data, std::size_t size, std::uint64
   after_write(offset, size);
 }
 
-// Gives the buffer's first `whole` bytes to the background thread and goes
+// Gives the buffer's first `whole` bytes to the write-behind engine and goes
 // on with a fresh buffer holding the rest of the `held` (a direct writer's
-// partial block); if the thread has failed, takes its failure back.
+// partial block); if the engine has failed, takes its failure back.
 void writer::hand_off(std::size_t held, std::size_t whole) {
   std::uint64_t offset = target_.position();
   char* tail = begin_ + whole;
@@ -420,15 +435,15 @@ void writer::hand_off(std::size_t held, std::size_t whole) {
   end_ = begin_ + capacity_;
 }
 
-// Waits until the background thread has written everything handed to it;
+// Waits until the write-behind engine has written everything handed to it;
 // throws its failure, if any.
 void writer::drain() {
   if (behind_ && !behind_->drain()) take_back_failure({begin_, buffered()});
 }
 
-// The background thread failed: the bytes it could not write, then `rest`
+// The write-behind engine failed: the bytes it could not write, then `rest`
 // (those that follow them), become the buffer; position() goes back to the
-// first of them, the thread ends, and its error sticks and is thrown.
+// first of them, the engine ends, and its error sticks and is thrown.
 void writer::take_back_failure(std::span<const char> rest) {
   detail::write_behind::failed_writes failed = behind_->failure();
   error_ = failed.error;  // sticks even if what follows cannot allocate

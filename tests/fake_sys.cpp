@@ -53,6 +53,7 @@ fake_sys::fake_sys()
           .fallocate = fallocate_entry,
           .ftruncate = ftruncate_entry,
           .fstat = fstat_entry,
+          .getfl = getfl_entry,
           .fiemap = fiemap_entry,
           .linkat = linkat_entry,
           .rename = rename_entry,
@@ -63,6 +64,11 @@ fake_sys::fake_sys()
           .statx = statx_entry,
           .mkdir = mkdir_entry,
           .getdents64 = getdents64_entry,
+          .ring_open = ring_open_entry,
+          .ring_close = ring_close_entry,
+          .ring_register = ring_register_entry,
+          .ring_write = ring_write_entry,
+          .ring_wait = ring_wait_entry,
       } {
   if (active_) throw std::logic_error("fake_sys: one at a time");
   active_ = this;
@@ -206,6 +212,12 @@ int fake_sys::fstat_entry(int fd, struct stat* out) {
   return real().fstat(fd, out);
 }
 
+int fake_sys::getfl_entry(int fd) {
+  std::lock_guard lock(active_->mutex_);
+  if (auto planned = active_->next(call::getfl)) return failed(planned->error);
+  return real().getfl(fd);
+}
+
 int fake_sys::fiemap_entry(int fd, struct fiemap* map) {
   std::lock_guard lock(active_->mutex_);
   if (auto planned = active_->next(call::fiemap)) return failed(planned->error);
@@ -264,6 +276,91 @@ int fake_sys::unlink_entry(const char* path) {
   std::lock_guard lock(active_->mutex_);
   if (auto planned = active_->next(call::unlink)) return failed(planned->error);
   return real().unlink(path);
+}
+
+int fake_sys::ring_open_entry(unsigned entries, void** ring) {
+  std::lock_guard lock(active_->mutex_);
+  if (auto planned = active_->next(call::ring_open)) return failed(planned->error);
+  switch (active_->ring_mode_) {
+    case ring_mode::refused: return failed(ENOSYS);
+    case ring_mode::real: return real().ring_open(entries, ring);
+    case ring_mode::emulated: break;
+  }
+  if (active_->ring_) throw std::logic_error("fake_sys: one emulated ring at a time");
+  active_->ring_.emplace();
+  *ring = &*active_->ring_;
+  return 0;
+}
+
+void fake_sys::ring_close_entry(void* ring) {
+  std::lock_guard lock(active_->mutex_);
+  active_->next(call::ring_close);
+  if (active_->ring_mode_ == ring_mode::real) return real().ring_close(ring);
+  active_->ring_.reset();
+}
+
+int fake_sys::ring_register_entry(void* ring, const iovec* buffers, unsigned count) {
+  std::lock_guard lock(active_->mutex_);
+  if (auto planned = active_->next(call::ring_register)) return failed(planned->error);
+  if (active_->ring_mode_ == ring_mode::real) return real().ring_register(ring, buffers, count);
+  active_->ring_->registered.assign(buffers, buffers + count);
+  return 0;
+}
+
+bool fake_sys::in_registered(const void* data, unsigned size, int buffer_index) const {
+  if (buffer_index < 0 || static_cast<std::size_t>(buffer_index) >= ring_->registered.size())
+    return false;
+  const iovec& buffer = ring_->registered[static_cast<std::size_t>(buffer_index)];
+  auto* begin = static_cast<const char*>(buffer.iov_base);
+  auto* first = static_cast<const char*>(data);
+  return first >= begin && first + size <= begin + buffer.iov_len;
+}
+
+int fake_sys::ring_write_entry(void* ring, int fd, const void* data, unsigned size, off_t offset,
+                               int buffer_index, std::uint64_t tag) {
+  std::lock_guard lock(active_->mutex_);
+  if (auto planned = active_->next(call::ring_write)) return failed(planned->error);
+  fake_sys& fake = *active_;
+  if (fake.ring_mode_ == ring_mode::real)
+    return real().ring_write(ring, fd, data, size, offset, buffer_index, tag);
+  ring_state& state = *fake.ring_;
+  std::size_t in_flight = state.submitted.size() + state.completed.size() + 1;
+  fake.ring_writes_.push_back({fd, data, size, offset, buffer_index,
+                               fake.in_registered(data, size, buffer_index), in_flight});
+  ring_request request{fd, data, size, offset, tag};
+  if (fake.ring_options_.deferred)
+    state.submitted.push_back(request);
+  else
+    fake.perform(request);
+  return 0;
+}
+
+// Performs one emulated ring write as a pwritev and queues its completion.
+void fake_sys::perform(const ring_request& request) {
+  iovec one{const_cast<void*>(request.data), request.size};
+  ssize_t result = transfer(call::pwritev, request.fd, &one, 1, request.offset);
+  ring_->completed.push_back({request.tag, result < 0 ? -errno : static_cast<int>(result)});
+}
+
+int fake_sys::ring_wait_entry(void* ring, std::uint64_t* tag, int* result) {
+  std::lock_guard lock(active_->mutex_);
+  if (auto planned = active_->next(call::ring_wait)) return failed(planned->error);
+  fake_sys& fake = *active_;
+  if (fake.ring_mode_ == ring_mode::real) return real().ring_wait(ring, tag, result);
+  ring_state& state = *fake.ring_;
+  bool newest_first = fake.ring_options_.newest_first;
+  while (!state.submitted.empty()) {
+    fake.perform(newest_first ? state.submitted.back() : state.submitted.front());
+    newest_first ? state.submitted.pop_back() : state.submitted.pop_front();
+  }
+  if (state.completed.empty()) return failed(EDEADLK);  // a real ring would wait forever
+  // Deferred writes complete in the order they were performed.
+  bool from_back = newest_first && !fake.ring_options_.deferred;
+  ring_completion done = from_back ? state.completed.back() : state.completed.front();
+  from_back ? state.completed.pop_back() : state.completed.pop_front();
+  *tag = done.tag;
+  *result = done.result;
+  return 0;
 }
 
 }  // namespace sluice_test

@@ -12,6 +12,14 @@
 //   fake.short_transfer(call::writev, 1, 3);  // writev (pipes) as pwritev
 //   fake.interrupt_every_writev();  fake.on_writev(hook);
 //
+// io_uring: by default ring_open fails with ENOSYS, so that a write_behind
+// writer uses its thread, as without liburing. emulate_ring() makes the
+// fake a ring of its own: each ring write is performed as a pwritev (the
+// pwritev plan and hook decide it: a failure or a short transfer becomes
+// the completion's result) at submission or, deferred, when the ring is
+// waited on, and its completion queued for ring_wait, oldest or newest
+// first. use_real_ring() forwards the ring calls to the real io_uring.
+//
 // A failing close really closes the descriptor first (Linux releases it even
 // when close reports an error), so injected close failures leak nothing.
 //
@@ -27,6 +35,8 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -50,6 +60,7 @@ enum class call {
   fallocate,
   ftruncate,
   fstat,
+  getfl,
   fiemap,
   linkat,
   rename,
@@ -59,9 +70,31 @@ enum class call {
   fadvise,
   statx,
   mkdir,
-  getdents64
+  getdents64,
+  ring_open,
+  ring_close,
+  ring_register,
+  ring_write,
+  ring_wait
 };
-inline constexpr std::size_t call_kinds = 21;
+inline constexpr std::size_t call_kinds = static_cast<std::size_t>(call::ring_wait) + 1;
+
+// How the fake's emulated io_uring completes writes.
+struct ring_options {
+  bool deferred = false;      // writes are performed when waited for, not when submitted
+  bool newest_first = false;  // completions come back newest first (reordered)
+};
+
+// One ring_write that reached the emulated ring.
+struct ring_write_record {
+  int fd;
+  const void* data;
+  unsigned size;
+  off_t offset;
+  int buffer_index;       // -1: not a registered buffer
+  bool in_registered;     // data[0, size) lies inside that registered buffer
+  std::size_t in_flight;  // writes submitted and not yet reaped, this one included
+};
 
 // One pwritev (or writev) that reached the fake.
 struct pwritev_record {
@@ -100,6 +133,12 @@ class fake_sys {
   // Every open with O_TMPFILE fails with EOPNOTSUPP, as on a filesystem
   // without it.
   void refuse_o_tmpfile() { refuse_o_tmpfile_ = true; }
+  // The ring calls go to an emulated io_uring, or to the real one.
+  void emulate_ring(ring_options options = {}) {
+    ring_mode_ = ring_mode::emulated;
+    ring_options_ = options;
+  }
+  void use_real_ring() { ring_mode_ = ring_mode::real; }
   // `hook(nth, requested)` decides each pwritev the plan above does not.
   void on_pwritev(std::function<transfer_action(int nth, std::size_t requested)> hook) {
     pwritev_hook_ = std::move(hook);
@@ -117,6 +156,8 @@ class fake_sys {
   const std::vector<call>& log() const noexcept { return log_; }
   // The flags of each open.
   const std::vector<int>& open_flags() const noexcept { return open_flags_; }
+  // Every write submitted to the emulated ring, in order.
+  const std::vector<ring_write_record>& ring_writes() const noexcept { return ring_writes_; }
 
  private:
   struct plan {
@@ -124,11 +165,32 @@ class fake_sys {
     std::optional<std::size_t> bytes;  // transfer only this much
   };
 
+  enum class ring_mode { refused, emulated, real };
+  struct ring_request {
+    int fd;
+    const void* data;
+    unsigned size;
+    off_t offset;
+    std::uint64_t tag;
+  };
+  struct ring_completion {
+    std::uint64_t tag;
+    int result;
+  };
+  // The emulated ring's state (one ring at a time).
+  struct ring_state {
+    std::vector<iovec> registered;
+    std::deque<ring_request> submitted;  // deferred, not yet performed
+    std::deque<ring_completion> completed;
+  };
+
   // Counts the call and returns the plan for it, if any.
   std::optional<plan> next(call which);
   ssize_t transfer(call which, int fd, const iovec* iov, int count, off_t offset);
   bool interrupted(call which);
   std::optional<plan> planned_transfer(call which, std::size_t requested);
+  void perform(const ring_request& request);
+  bool in_registered(const void* data, unsigned size, int buffer_index) const;
 
   static fake_sys* active_;
   static int open_entry(const char* path, int flags, mode_t mode);
@@ -142,6 +204,7 @@ class fake_sys {
   static int fallocate_entry(int fd, int mode, off_t offset, off_t length);
   static int ftruncate_entry(int fd, off_t length);
   static int fstat_entry(int fd, struct stat* out);
+  static int getfl_entry(int fd);
   static int fiemap_entry(int fd, struct fiemap* map);
   static int linkat_entry(int from_dir, const char* from, int to_dir, const char* to, int flags);
   static int rename_entry(const char* from, const char* to);
@@ -152,6 +215,12 @@ class fake_sys {
   static int statx_entry(int dir, const char* path, int flags, unsigned mask, struct statx* out);
   static int mkdir_entry(const char* path, mode_t mode);
   static ssize_t getdents64_entry(int fd, void* buffer, size_t size);
+  static int ring_open_entry(unsigned entries, void** ring);
+  static void ring_close_entry(void* ring);
+  static int ring_register_entry(void* ring, const iovec* buffers, unsigned count);
+  static int ring_write_entry(void* ring, int fd, const void* data, unsigned size, off_t offset,
+                              int buffer_index, std::uint64_t tag);
+  static int ring_wait_entry(void* ring, std::uint64_t* tag, int* result);
 
   sluice::detail::sys_table table_;
   std::mutex mutex_;  // held by every entry, for its whole call
@@ -166,6 +235,10 @@ class fake_sys {
   std::vector<pwritev_record> writevs_;
   std::vector<int> open_flags_;
   std::vector<call> log_;
+  ring_mode ring_mode_ = ring_mode::refused;
+  ring_options ring_options_;
+  std::optional<ring_state> ring_;  // while the emulated ring is open
+  std::vector<ring_write_record> ring_writes_;
 };
 
 }  // namespace sluice_test

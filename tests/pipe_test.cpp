@@ -280,6 +280,27 @@ TEST(pipe_real, a_borrowed_descriptor_stays_open_and_its_offset_moves) {
   EXPECT_EQ(read_all(dir / "out"), "head\nthrough the writer, past its buffer\ntail\n");
 }
 
+// io_uring writes at offsets counted from 0; the descriptor's own offset is
+// past "head\n", so only the thread may serve a borrowed file.
+TEST(pipe_real, write_behind_on_a_borrowed_regular_file_writes_at_its_offset) {
+  temp_dir dir;
+  int fd = ::open((dir / "out").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::write(fd, "head\n", 5), 5);
+  std::string sent = pattern(100'000);
+  {
+    writer out(file::borrow(fd, "standard output"),
+               {.buffer_size = 4096, .write_behind = true});
+    EXPECT_EQ(out.write_behind_engine(), sluice::write_behind_engine::thread);
+    out.write(std::string_view(sent).substr(0, 50'000));
+    for (char c : std::string_view(sent).substr(50'000)) out.put(c);
+    out.close();
+  }
+  ASSERT_EQ(::write(fd, "tail\n", 5), 5);
+  ::close(fd);
+  EXPECT_TRUE(read_all(dir / "out") == "head\n" + sent + "tail\n");
+}
+
 TEST(pipe_real, a_borrowed_regular_file_can_be_made_durable) {
   temp_dir dir;
   int fd = ::open((dir / "out").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);

@@ -14,6 +14,8 @@
 #include <random>
 #include <stdexcept>
 
+#include "sluice/writer.hpp"
+
 namespace sluice_test {
 namespace {
 
@@ -125,5 +127,28 @@ void captured_reports::record(const std::error_code& code, std::string_view mess
 
 scoped_umask::scoped_umask(mode_t mask) : previous_(::umask(mask)) {}
 scoped_umask::~scoped_umask() { ::umask(previous_); }
+
+void put_all(sluice::writer& out, std::string_view text) {
+  for (char c : text) out.put(c);
+}
+
+std::string print_numbers(sluice::writer& out, int count) {
+  std::string text;
+  for (int i = 0; i < count; ++i) {
+    out.print(i * 7919);
+    out.put('\n');
+    text += std::to_string(i * 7919) + '\n';
+  }
+  return text;
+}
+
+std::size_t direct_block(const std::filesystem::path& path) {
+  try {
+    sluice::writer probe(path, {.caching = sluice::caching::direct});
+    return sluice::file::open(path, {.mode = sluice::open_mode::read_only}).direct_io_alignment();
+  } catch (const std::system_error&) {
+    return 0;
+  }
+}
 
 }  // namespace sluice_test

@@ -19,6 +19,10 @@
 #include "sluice/error.hpp"
 #include "sluice/file.hpp"
 
+namespace sluice {
+class writer;
+}
+
 namespace sluice_test {
 
 // The bytes of `text`, as sluice::file takes them.
@@ -80,6 +84,17 @@ std::string pattern(std::size_t n, std::uint64_t seed = 1);
 
 // Up to `n` bytes of `f` from `offset`, through file::read_at.
 std::string read_text(sluice::file& f, std::size_t n, std::uint64_t offset);
+
+// Writes `text` one byte at a time (put()).
+void put_all(sluice::writer& out, std::string_view text);
+
+// Prints i * 7919 and a newline for each i in [0, count) (print() and
+// put(), so that numbers straddle buffer ends); returns the text.
+std::string print_numbers(sluice::writer& out, int count);
+
+// The alignment of direct I/O on `path`'s filesystem (a writer with
+// caching::direct creates `path` to find out), or 0 where it has none.
+std::size_t direct_block(const std::filesystem::path& path);
 
 // True if `path` lives on a tmpfs.
 bool on_tmpfs(const std::filesystem::path& path);

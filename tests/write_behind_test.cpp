@@ -26,11 +26,6 @@ using write_behind = dir_test;
 
 constexpr sluice::writer_options behind{.buffer_size = 100, .write_behind = true};
 
-// Writes `text` one byte at a time.
-void put_all(writer& out, const std::string& text) {
-  for (char c : text) out.put(c);
-}
-
 // Counts the pwritevs made on the thread that created it and on others.
 class writes_by_thread {
  public:
@@ -176,16 +171,6 @@ TEST_F(write_behind, queued_buffers_come_back_after_a_failure_when_preallocated)
       dir / "out", {.buffer_size = 1000, .preallocate = 1 << 20, .write_behind = true}, 130);
 }
 
-// The alignment of direct I/O on `path`'s filesystem, or 0 where it has none.
-std::size_t direct_block(const std::filesystem::path& path) {
-  try {
-    writer probe(path, {.caching = sluice::caching::direct});
-    return sluice::file::open(path, {.mode = sluice::open_mode::read_only}).direct_io_alignment();
-  } catch (const std::system_error&) {
-    return 0;
-  }
-}
-
 TEST_F(write_behind, queued_direct_buffers_come_back_after_a_failure) {
   auto path = dir / "out";
   std::size_t block = direct_block(path);
@@ -202,16 +187,11 @@ TEST_F(write_behind, a_direct_writer_hands_off_whole_blocks_of_a_partly_full_buf
   auto path = dir / "out";
   std::size_t block = direct_block(path);
   if (block == 0) GTEST_SKIP() << "no O_DIRECT in " << dir.path();
-  std::string model;
   fake_sys fake;
   writes_by_thread writes(fake);
   writer out(path,
              {.buffer_size = 16 * block, .caching = sluice::caching::direct, .write_behind = true});
-  for (int i = 0; i < 50'000; ++i) {
-    out.print(i * 7919);
-    out.put('\n');
-    model += std::to_string(i * 7919) + '\n';
-  }
+  std::string model = print_numbers(out, 50'000);
   out.close();
   EXPECT_EQ(read_all(path), model);
   EXPECT_GT(writes.from_elsewhere(), 10);

@@ -56,6 +56,11 @@ std::string describe(std::string_view operation, std::string_view path, std::uin
 [[noreturn]] void throw_error(int errno_value, std::string_view operation, std::string_view path);
 [[noreturn]] void throw_error(int errno_value, std::string_view operation, std::string_view path,
                               std::uint64_t offset);
+// The write_error of a write at `offset` to `path` that failed with
+// `errno_value` after `written` bytes: "sluice: write '<path>' at offset
+// <offset + written>: <strerror>".
+write_error write_failed(int errno_value, std::string_view path, std::uint64_t offset,
+                         std::uint64_t written);
 }  // namespace detail
 
 }  // namespace sluice

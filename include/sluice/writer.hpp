@@ -96,6 +96,13 @@ enum class caching {
   direct,
 };
 
+// What writes a write_behind writer's buffers (writer::write_behind_engine()).
+enum class write_behind_engine {
+  none,      // write_behind is off, or a background failure ended it
+  thread,    // a background thread, one write at a time
+  io_uring,  // several io_uring writes in flight, reaped on the caller's thread
+};
+
 struct writer_options {
   // Bytes buffered before a write to the OS. 0 means default_buffer_size
   // (default_direct_buffer_size with caching::direct);
@@ -135,22 +142,44 @@ struct writer_options {
   // (never is /dev/stdout replaced). Default false.
   bool atomic_replace = false;
 
-  // While one buffer is being written, the next one fills: a background
-  // thread writes the buffers handed to it, in order, so that formatting
-  // overlaps the I/O. Memory: up to write_behind_depth buffers queued plus
-  // the one filling; the caller waits when the queue is full. A buffer that
-  // has no room left is handed over (with caching::direct, its whole
-  // blocks; the partial last one moves to the next buffer). flush(),
-  // sync(), close() and a write() that skips the buffer first wait for the
-  // queue to empty, then write on the caller's thread; so does moving the
-  // writer. With durability::write_through the thread syncs each buffer it
-  // writes, so a put() or write() that hands one over returns before it is
-  // durable; flush(), sync() and close() return after. A failure in the
-  // background is thrown by the next call that hands over a buffer or
-  // waits, with the contract of every write error: the bytes the thread
-  // could not write are buffered again, tell() - buffered() is the first
-  // byte missing from the file, and the error sticks. On a pipe the thread
-  // writes the buffers in the same order. Default false.
+  // While one buffer is being written, the next one fills, so that
+  // formatting overlaps the I/O. Memory: up to write_behind_depth buffers
+  // being written plus the one filling; the caller waits when all are
+  // taken. A buffer that has no room left is handed over (with
+  // caching::direct, its whole blocks; the partial last one moves to the
+  // next buffer). flush(), sync(), close() and a write() that skips the
+  // buffer first wait for every handed-over buffer, then write on the
+  // caller's thread; so does moving the writer.
+  //
+  // Two engines (write_behind_engine() says which one a writer has):
+  // - io_uring, when sluice was built with liburing, the kernel lets the
+  //   process open a ring, the file is a regular file, and nothing has to
+  //   follow each write (not durability::write_through nor
+  //   caching::no_cache): write_behind_depth writes in flight at once, from
+  //   buffers allocated and registered once (plain writes where the kernel
+  //   refuses to pin them, e.g. past RLIMIT_MEMLOCK); completions are reaped
+  //   on the caller's thread when it hands over a buffer and all are taken,
+  //   and when it waits. No thread. Costs, at construction, a ring
+  //   (io_uring_setup), write_behind_depth + 1 buffers and their
+  //   registration. This is where caching::direct gains: the device gets
+  //   several O_DIRECT writes at once.
+  // - otherwise, a background thread that writes the buffers one at a time,
+  //   in order (on a pipe too); with write_through it syncs each buffer it writes (so a put()
+  //   or write() that hands one over returns before it is durable; flush(),
+  //   sync() and close() return after), with no_cache it starts and drops
+  //   each buffer's writeback. A ring that cannot be opened (no liburing, a
+  //   seccomp policy or kernel that refuses io_uring) falls back to it
+  //   silently.
+  //
+  // A failure is thrown by the next call that hands over a buffer or waits,
+  // with the contract of every write error: the bytes not written are
+  // buffered again, tell() - buffered() is the first byte missing from the
+  // file, the file holds exactly the bytes before it, and the error sticks.
+  // With io_uring, writes after the failed one may have landed: the engine
+  // waits for every write in flight, then cuts the file back (ftruncate) to
+  // the first missing byte, or to the size the file had when the writer
+  // started if that is larger (a writer over an existing file). Default
+  // false.
   bool write_behind = false;
 
   // Chosen with sluice-bench --buffer-size (docs/performance.md): 256 KiB was
@@ -165,7 +194,8 @@ struct writer_options {
   // caching::no_cache keeps between one and two windows of the file cached.
   static constexpr std::uint64_t cache_window = 16 * 1024 * 1024;
 
-  // write_behind: buffers queued for the background thread at most.
+  // write_behind: buffers being written at most (queued for the thread, or
+  // in flight through io_uring).
   static constexpr std::size_t write_behind_depth = 2;
 };
 
@@ -286,6 +316,10 @@ class writer {
   // or the filesystem cannot preallocate.
   bool preallocated() const noexcept { return modes_.preallocated; }
 
+  // What writes the buffers handed over with options.write_behind: none
+  // without it, and once a background failure was thrown.
+  sluice::write_behind_engine write_behind_engine() const noexcept;
+
   bool is_open() const noexcept { return target_.is_open(); }
   const std::string& path() const noexcept { return target_.path(); }
 
@@ -356,8 +390,9 @@ class writer {
     std::string temporary_name;   // that temporary's path, while it has one
   };
   modes modes_;
-  // write_behind: the background thread, null otherwise (and after it
-  // failed). Last, so that it ends before anything it writes with.
+  // write_behind: the engine writing the buffers handed over (a thread or
+  // io_uring), null otherwise (and after it failed). Last, so that it ends
+  // before anything it writes with.
   std::unique_ptr<detail::write_behind> behind_;
 };
 

@@ -12,6 +12,8 @@
 #include <sys/types.h>
 #include <sys/uio.h>
 
+#include <cstdint>
+
 struct stat;
 struct statx;
 struct fiemap;
@@ -35,6 +37,7 @@ struct sys_table {
   int (*fallocate)(int fd, int mode, off_t offset, off_t length);
   int (*ftruncate)(int fd, off_t length);
   int (*fstat)(int fd, struct stat* out);
+  int (*getfl)(int fd);                       // fcntl(fd, F_GETFL): the open flags (O_APPEND...)
   int (*fiemap)(int fd, struct fiemap* map);  // ioctl(fd, FS_IOC_FIEMAP, map)
   int (*linkat)(int from_dir, const char* from, int to_dir, const char* to, int flags);
   int (*rename)(const char* from, const char* to);
@@ -47,6 +50,26 @@ struct sys_table {
   // getdents64(2): fills `buffer` with linux_dirent64 entries of the open
   // directory `fd`; 0 at the end. The journal lists its segments with it.
   ssize_t (*getdents64)(int fd, void* buffer, size_t size);
+
+  // io_uring, behind an opaque handle (liburing's struct io_uring), for
+  // writer_options::write_behind. Same errno style: -1 and errno on failure.
+  // Without liburing at build time each fails with ENOSYS (ring_close does
+  // nothing).
+  // ring_open: a ring of `entries` submission slots (io_uring_queue_init).
+  int (*ring_open)(unsigned entries, void** ring);
+  // ring_close: waits for nothing; call it once no write is in flight.
+  void (*ring_close)(void* ring);
+  // ring_register: registers buffers[0, count) as fixed buffers
+  // (io_uring_register_buffers); ENOMEM past RLIMIT_MEMLOCK.
+  int (*ring_register)(void* ring, const iovec* buffers, unsigned count);
+  // ring_write: submits one write of data[0, size) at `offset` to `fd`, a
+  // write_fixed from registered buffer `buffer_index`, or a plain write if
+  // it is -1; its completion carries `tag`. 0 once submitted.
+  int (*ring_write)(void* ring, int fd, const void* data, unsigned size, off_t offset,
+                    int buffer_index, std::uint64_t tag);
+  // ring_wait: waits for one completion and consumes it: its tag, and its
+  // result (bytes written, or -errno). -1 with EINTR if a signal came first.
+  int (*ring_wait)(void* ring, std::uint64_t* tag, int* result);
 };
 
 // The table of the real system calls.
