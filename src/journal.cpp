@@ -161,7 +161,7 @@ void journal::close() {
     detail::make_durable(*s, lock, s->next_lsn - 1, "close journal");
     s->changed.wait(lock, [&] { return s->syncing == 0; });  // other committers' syncs
   }
-  s->tail_syncer.close();
+  for (file& syncer : s->syncers) syncer.close();
   s->tail.close();
 }
 

@@ -52,7 +52,7 @@ void rotate(journal_state& state, std::uint64_t first_lsn, std::uint64_t record_
   std::uint64_t size = std::max(state.options.segment_size, needed);
   file next = create_segment(state.dir, number, first_lsn, size, state.options.zero_fill);
   state.tail.close();
-  state.tail_syncer.close();
+  for (file& syncer : state.syncers) syncer.close();
   use_tail(state, std::move(next), segment_header_size, size);
   std::lock_guard lock(state.mutex);
   state.segments.push_back({number, first_lsn});
@@ -119,18 +119,18 @@ void lead(journal_state& state, std::unique_lock<std::mutex>& lock) {
     lock.lock();
     state.writing = writing = false;  // the next leader may write while this one syncs
     state.changed.notify_all();
-    file& syncing = syncer(state, slot);  // stays put: rotation waits for this sync
+    file& syncing = state.syncers[slot];  // stays put: rotation waits for this sync
     lock.unlock();
     syncing.sync_data();
   } catch (const std::system_error& e) {
     if (!lock.owns_lock()) lock.lock();
+    stop_leading(state, slot, writing);  // first: poison() may throw bad_alloc
     poison(state, e.code().value(), e.what());
-    stop_leading(state, slot, writing);
     throw;
   } catch (...) {
     if (!lock.owns_lock()) lock.lock();
-    poison(state, EIO, "an unexpected failure while writing");
     stop_leading(state, slot, writing);
+    poison(state, EIO, "an unexpected failure while writing");
     throw;
   }
   lock.lock();
@@ -153,7 +153,8 @@ void check_usable(const journal_state& state, const char* operation) {
 }
 
 void use_tail(journal_state& state, file segment, std::uint64_t offset, std::uint64_t capacity) {
-  state.tail_syncer = file::open(segment.path(), {.mode = open_mode::open_existing});
+  for (file& syncer : state.syncers)
+    syncer = file::open(segment.path(), {.mode = open_mode::open_existing});
   state.tail = std::move(segment);
   state.tail_offset = offset;
   state.tail_capacity = capacity;
@@ -161,14 +162,16 @@ void use_tail(journal_state& state, file segment, std::uint64_t offset, std::uin
 
 void make_durable(journal_state& state, std::unique_lock<std::mutex>& lock, std::uint64_t lsn,
                   const char* operation) {
+  // Durable first, poisoned second: a sync that succeeded covers its batch
+  // even if another leader failed meanwhile.
   while (state.durable_end <= lsn) {
+    check_usable(state, operation);
     bool may_lead = lsn >= state.taken_end && !state.writing &&
                     state.syncing < max_syncs_in_flight;
     if (may_lead)
       lead(state, lock);
     else
       state.changed.wait(lock);
-    check_usable(state, operation);
   }
 }
 

@@ -1,6 +1,7 @@
 // The state behind sluice::journal and the group commit that works on it.
 #pragma once
 
+#include <array>
 #include <condition_variable>
 #include <cstdint>
 #include <filesystem>
@@ -13,6 +14,11 @@
 #include "sluice/journal.hpp"
 
 namespace sluice::detail {
+
+// Two leaders may be in fdatasync at once: the next batch is written and
+// synced while the previous one's sync is still running, so a committer
+// never waits for a sync that began before its record was written.
+inline constexpr unsigned max_syncs_in_flight = 2;
 
 struct journal_state {
   std::filesystem::path dir;
@@ -28,7 +34,7 @@ struct journal_state {
   std::uint64_t durable_end = 1;   // every record below it is durable
   bool writing = false;            // a leader is writing its batch; one at a time
   // Leaders past their write whose fdatasync has not returned, at most
-  // max_syncs_in_flight; bit i of busy_syncers says syncer(i) is in use.
+  // max_syncs_in_flight; bit i of busy_syncers says syncers[i] is in use.
   unsigned syncing = 0;
   unsigned busy_syncers = 0;
   int poison_errno = 0;        // errno of the failure that poisoned the journal
@@ -37,33 +43,25 @@ struct journal_state {
 
   // Used only by the writing leader, and by open and close; replaced only
   // while no other leader is syncing:
-  file tail;                        // the newest segment
-  file tail_syncer;                 // a second descriptor of it, see syncer()
+  file tail;  // the newest segment, for writing (and syncing when rotating)
+  // More descriptors of it, one per sync in flight, each used only by the
+  // leader holding its slot. Each is its own open file description: Linux
+  // reports a writeback error once per description, so two syncs sharing
+  // one could let the second return success for data that was lost.
+  std::array<file, max_syncs_in_flight> syncers;
   std::uint64_t tail_offset = 0;    // where its next record goes
   std::uint64_t tail_capacity = 0;  // its size
 };
 
-// Two leaders may be in fdatasync at once: the next batch is written and
-// synced while the previous one's sync is still running, so a committer
-// never waits for a sync that began before its record was written.
-inline constexpr unsigned max_syncs_in_flight = 2;
-
-// The descriptor sync `i` (below max_syncs_in_flight) runs on. Each sync in
-// flight has its own open file description: Linux reports a writeback error
-// once per description, so two syncs sharing one could let the second
-// return success for data that was lost.
-inline file& syncer(journal_state& state, unsigned i) {
-  return i == 0 ? state.tail : state.tail_syncer;
-}
-
 // Makes `segment` the tail, `offset` where its next record goes and
-// `capacity` its size, and opens its second descriptor. Throws system_error.
+// `capacity` its size, and opens its sync descriptors. Throws system_error.
 void use_tail(journal_state& state, file segment, std::uint64_t offset, std::uint64_t capacity);
 
 // With `lock` held: returns once every record up to `lsn` is durable,
 // leading whenever its record still waits in `pending`, no leader is
 // writing and a sync slot is free; else waiting for the leaders. Throws the
-// poisoning error (naming `operation`) if the journal is or becomes poisoned.
+// poisoning error (naming `operation`) if the journal is or becomes poisoned
+// before then.
 void make_durable(journal_state& state, std::unique_lock<std::mutex>& lock, std::uint64_t lsn,
                   const char* operation);
 

@@ -14,6 +14,7 @@
 #include <sluice/sluice.hpp>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "journal_test_support.hpp"
 #include "test_support.hpp"
@@ -145,6 +146,42 @@ TEST_F(journal_pipeline, a_failed_sync_poisons_even_while_another_succeeds) {
   e = thrown([&] { log.append(bytes_of("more")); });
   ASSERT_TRUE(e);
   EXPECT_EQ(e->code().value(), EIO);
+  EXPECT_TRUE(thrown([&] { log.close(); }));
+}
+
+// The fourth fdatasync takes a while, then fails, while other leaders write
+// and sync: the journal is poisoned by that failure (no data race between
+// the failing sync and the next leader's write: TSan runs this too).
+TEST_F(journal_pipeline, a_sync_failing_while_the_next_leader_writes_poisons_with_its_error) {
+  auto log = journal::open(dir.path());
+  static std::atomic<int> syncs{0};
+  syncs = 0;
+  sluice::detail::sys_table table = sluice::detail::real_sys();
+  table.fdatasync = [](int fd) {
+    if (syncs.fetch_add(1) != 3) return sluice::detail::real_sys().fdatasync(fd);
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    errno = EIO;
+    return -1;
+  };
+  sluice::detail::set_sys(&table);
+  std::atomic<int> failures{0};
+  std::vector<std::thread> committers;
+  for (int t = 0; t < 4; ++t)
+    committers.emplace_back([&, t] {
+      for (int i = 0; i < 20; ++i) {
+        auto e = thrown([&] { log.write(bytes_of(payload(t * 100 + i))); });
+        if (!e) continue;
+        ++failures;
+        EXPECT_EQ(e->code().value(), EIO) << e->what();
+        return;
+      }
+    });
+  for (auto& committer : committers) committer.join();
+  auto e = thrown([&] { log.append(bytes_of("more")); });
+  sluice::detail::set_sys(nullptr);
+  EXPECT_GE(failures.load(), 1);
+  ASSERT_TRUE(e);
+  EXPECT_NE(std::string(e->what()).find("fdatasync"), std::string::npos) << e->what();
   EXPECT_TRUE(thrown([&] { log.close(); }));
 }
 
