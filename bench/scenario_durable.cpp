@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <memory>
+#include <numeric>
+#include <random>
 #include <span>
 #include <system_error>
 #include <vector>
@@ -85,6 +87,30 @@ void run_mmap(const target& t, const content& j) {
   out.finish(t.sync);
 }
 
+// A page store's commits: the file sized up front, then the transactions in
+// a fixed random order, each written as the whole 4 KiB pages it touches
+// (taken from the final file, so the bytes end up the same) and made
+// durable.
+void run_random_pages(const target& t, const content& j) {
+  constexpr std::size_t page = 4096;
+  raw_file out(t.path);
+  std::size_t size = j->bytes.size();
+  if (::ftruncate(out.fd(), static_cast<off_t>(size)) != 0)
+    throw std::system_error(errno, std::generic_category(), "ftruncate");
+  std::vector<std::size_t> order(j->transactions);
+  std::iota(order.begin(), order.end(), 0);
+  std::shuffle(order.begin(), order.end(), std::mt19937_64(42));
+  for (std::size_t k : order) {
+    std::size_t from = k * journal_transaction_size / page * page;
+    std::size_t to = std::min(size, (k + 1) * journal_transaction_size);
+    if (::pwrite(out.fd(), j->bytes.data() + from, to - from, static_cast<off_t>(from)) !=
+        static_cast<ssize_t>(to - from))
+      throw std::system_error(errno, std::generic_category(), "pwrite");
+    out.sync_data();
+  }
+  out.finish(t.sync);
+}
+
 void run_sluice(const target& t, const content& j, writer_options options, bool write_through) {
   options.buffer_size = t.buffer_size;
   sluice::writer out(t.path, options);
@@ -112,6 +138,8 @@ std::vector<bench_case> make_durable(std::uint64_t size) {
   c.methods.push_back(bind_method("write(2) + fdatasync each", role::limit, run_write, j));
   c.methods.push_back(bind_method("fwrite + fflush + fdatasync each", role::peer, run_stdio, j));
   c.methods.push_back(bind_method("mmap, msync each", role::peer, run_mmap, j));
+  c.methods.push_back(
+      bind_method("random 4 KiB pages, pwrite + fdatasync each", role::peer, run_random_pages, j));
   c.methods.push_back(bind_method(
       "sluice write + sync() each", role::sluice,
       [](const target& t, const content& c) { run_sluice(t, c, {}, false); }, j));

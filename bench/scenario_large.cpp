@@ -111,6 +111,12 @@ std::vector<bench_case> make_large(std::uint64_t size) {
                     "sluice writer::write", role::sluice,
                     [](const target& t, const content& f) { run_sluice_write(t, f, {}); }, file),
                 cached_after));
+  c.methods.push_back(observing(
+      bind_method(
+          "sluice writer::write, write_behind", role::sluice,
+          [](const target& t, const content& f) { run_sluice_write(t, f, {.write_behind = true}); },
+          file),
+      cached_after));
   // The ways past the page cache in a table of their own: on a VM, a
   // buffered run that follows one of them pays for memory the host took
   // back meanwhile (docs/performance.md), which would skew the first table.
