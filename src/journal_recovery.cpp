@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <exception>
+#include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "journal_dir.hpp"
 #include "journal_format.hpp"
@@ -53,8 +56,8 @@ scan_result scan_records(read_window& window, std::uint64_t lsn) {
   return {offset, lsn};
 }
 
-// A segment open for reading through one window over all of it. Not
-// movable: the window refers to the handle.
+// A segment open for reading through one window over all of it. Held by
+// pointer and never moved: the window refers to the handle.
 struct segment_reader {
   explicit segment_reader(const std::filesystem::path& path)
       : handle(file::open(path, {.mode = open_mode::read_only})), window(handle, handle.size()) {}
@@ -62,23 +65,23 @@ struct segment_reader {
   read_window window;
 };
 
-// A segment whose header was checked and whose records were followed from
-// the header's first lsn on.
+// A segment whose header was checked and, if recovery reaches it, whose
+// records were followed from the header's first lsn on.
 struct checked_segment {
   std::filesystem::path path;
   segment_info info;
-  scan_result scan;
+  std::optional<scan_result> scan;  // only if reached and read
+  std::exception_ptr scan_failed;   // a failed read, reported once reached
 };
 
-// Opens segment `number` of `dir` into `reader` (replacing what it held),
-// checks its header and scans its records through the one window, so the
-// first MiB is read once for both: one pread per MiB of records. Throws
-// std::system_error naming the segment (EINVAL, EPROTONOSUPPORT) or the
-// errno of a failed open, stat or read.
+// Opens segment `number` of `dir` into `reader` (replacing what it held)
+// and checks its header. Throws std::system_error naming the segment
+// (EINVAL, EPROTONOSUPPORT) or the errno of a failed open, stat or read.
 checked_segment open_checked_segment(const std::filesystem::path& dir, std::uint64_t number,
-                                     std::optional<segment_reader>& reader) {
-  checked_segment segment{dir / segment_name(number), {number, 0}, {}};
-  reader.emplace(segment.path);  // the previous reader and its buffer go first
+                                     std::unique_ptr<segment_reader>& reader) {
+  checked_segment segment{dir / segment_name(number), {number, 0}, {}, {}};
+  reader.reset();  // the previous reader and its buffer go first
+  reader = std::make_unique<segment_reader>(segment.path);
   segment_header header{};
   if (auto problem =
           check_segment_header(reader->window.bytes(0, segment_header_size), number, header))
@@ -86,7 +89,6 @@ checked_segment open_checked_segment(const std::filesystem::path& dir, std::uint
         problem->error, std::generic_category(),
         describe("open journal segment", segment.path.native()) + ": " + problem->message);
   segment.info.first_lsn = header.first_lsn;
-  segment.scan = scan_records(reader->window, header.first_lsn);
   return segment;
 }
 
@@ -121,7 +123,7 @@ void rename_corrupt(const std::filesystem::path& dir, std::uint64_t number) {
 // through `window`.
 void check_tail(const checked_segment& segment, read_window& window, recovery_mode mode,
                 recovered_journal& out) {
-  const scan_result& scan = segment.scan;
+  const scan_result& scan = *segment.scan;
   out.tail_offset = scan.end_offset;
   out.tail_size = window.limit();
   out.tail_clean = only_zeros_after(window, scan.end_offset);
@@ -141,10 +143,17 @@ recovered_journal recover_journal(const std::filesystem::path& dir, recovery_mod
   recovered_journal out;
   std::vector<std::uint64_t> numbers = segment_numbers(dir);
   if (numbers.empty()) return out;
-  // Every header is checked before anything is reported or renamed; each
-  // segment is scanned while its first MiB is at hand.
+  // Every header is checked, in order, before anything is reported or
+  // renamed. Recovery reaches a segment only if the one before it was read
+  // without error and its records run on to this header's first lsn; only a
+  // reached segment has its records read, through the window that checked its
+  // header, so its first MiB is read once. A failed read is kept until the
+  // second loop reaches that segment, so a bad header later on is still
+  // reported first, and no segment after it is read past its header.
   std::vector<checked_segment> segments;
-  std::optional<segment_reader> reader;  // the last segment's, for its tail
+  std::unique_ptr<segment_reader> reached;  // the last reached segment's, for its tail
+  std::unique_ptr<segment_reader> beyond;   // the segment being checked
+  bool reaching = true;
   for (std::size_t i = 0; i < numbers.size(); ++i) {
     if (i > 0 && numbers[i] != numbers[i - 1] + 1) {
       if (mode != recovery_mode::salvage)
@@ -152,29 +161,47 @@ recovered_journal recover_journal(const std::filesystem::path& dir, recovery_mod
       for (std::size_t j = i; j < numbers.size(); ++j) rename_corrupt(dir, numbers[j]);
       break;
     }
-    segments.push_back(open_checked_segment(dir, numbers[i], reader));
+    if (!reaching) {
+      segments.push_back(open_checked_segment(dir, numbers[i], beyond));
+      continue;
+    }
+    checked_segment segment = open_checked_segment(dir, numbers[i], beyond);
+    if (i > 0 && segments.back().scan->next_lsn != segment.info.first_lsn) {
+      reaching = false;  // the segment before is cut: recovery ends there
+      segments.push_back(std::move(segment));
+      continue;
+    }
+    reached = std::move(beyond);  // the previous reached segment's reader goes
+    try {
+      segment.scan = scan_records(reached->window, segment.info.first_lsn);
+    } catch (...) {
+      segment.scan_failed = std::current_exception();
+      reaching = false;
+    }
+    segments.push_back(std::move(segment));
   }
-  // Each segment's scan started at its header's first lsn, which is the
-  // expected one: a segment is reached only if it follows on from the last.
+  beyond.reset();
+  // Reports in order what the first loop found: the first failed read, or the
+  // first segment whose records do not run on to the next one's header.
   std::uint64_t lsn = segments.front().info.first_lsn;
   for (std::size_t i = 0; i < segments.size(); ++i) {
     const checked_segment& segment = segments[i];
+    if (segment.scan_failed) std::rethrow_exception(segment.scan_failed);
     out.segments.push_back(segment.info);
-    lsn = segment.scan.next_lsn;
+    lsn = segment.scan->next_lsn;
     bool newest = i + 1 == segments.size();
     if (!newest && segments[i + 1].info.first_lsn != lsn) {
       if (mode != recovery_mode::salvage)
-        throw_corrupt(segment.path, segment.scan.end_offset,
+        throw_corrupt(segment.path, segment.scan->end_offset,
                       "record " + std::to_string(lsn) +
                           " is corrupt but the next segment starts at lsn " +
                           std::to_string(segments[i + 1].info.first_lsn));
       for (std::size_t j = i + 1; j < segments.size(); ++j)
         rename_corrupt(dir, segments[j].info.number);
-      reader.emplace(segment.path);  // salvage cuts here: this segment's tail is read again
       newest = true;
     }
-    if (newest) {
-      check_tail(segment, reader->window, mode, out);
+    if (newest) {  // the last segment read: `reached` still holds its window
+      check_tail(segment, reached->window, mode, out);
       break;
     }
   }

@@ -25,9 +25,10 @@ struct recovered_journal {
 
 // Lists, validates and scans the segments of `dir`; removes *.tmp leftovers
 // and, in salvage mode, renames segments past a corruption to *.corrupt.
-// Reads every segment once, header and records through one 1 MiB window
-// (one pread per MiB; only a segment that salvage cuts short has its tail
-// read again), with one segment open at a time; writes nothing else.
+// Reads every segment's header, but the records only of the segments
+// recovery reaches (none past a cut or a failed read); a reached segment's
+// header and records go through one 1 MiB window (one pread per MiB).
+// Holds at most two segments open at a time; writes nothing else.
 // Throws std::system_error (EINVAL, EPROTONOSUPPORT, EILSEQ or the errno of
 // a failed call).
 recovered_journal recover_journal(const std::filesystem::path& dir, recovery_mode mode);

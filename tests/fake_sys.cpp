@@ -137,6 +137,11 @@ ssize_t fake_sys::transfer(call which, int fd, const iovec* iov, int count, off_
   };
   if (interrupted(which)) return record(failed(EINTR));
   std::optional<plan> planned = planned_transfer(which, requested);
+  if (!planned && which == call::preadv && preadv_hook_) {
+    transfer_action action = preadv_hook_(fd, offset, requested);
+    if (action.what == transfer_action::fail) planned = plan{action.error, std::nullopt};
+    if (action.what == transfer_action::partial) planned = plan{0, action.bytes};
+  }
   if (planned && planned->error != 0) return record(failed(planned->error));
   if (planned && planned->bytes) {
     auto head = truncated(iov, count, std::min(*planned->bytes, requested));

@@ -9,6 +9,7 @@
 //                                               // writes its first 10 bytes only
 //   fake.interrupt_every_pwritev();       // each pwritev: EINTR, then the real call
 //   fake.on_pwritev(hook);                // a function decides per call
+//   fake.on_preadv(hook);                 // the same, told the fd and offset
 //   fake.short_transfer(call::writev, 1, 3);  // writev (pipes) as pwritev
 //   fake.interrupt_every_writev();  fake.on_writev(hook);
 //
@@ -106,8 +107,8 @@ struct pwritev_record {
   int error;       // errno when result < 0
 };
 
-// What a hook tells the fake to do with one pwritev: forward it, fail it, or
-// transfer only `bytes` of it.
+// What a hook tells the fake to do with one pwritev, writev or preadv: forward
+// it, fail it, or transfer only `bytes` of it.
 struct transfer_action {
   enum kind { forward, fail, partial } what = forward;
   int error = 0;          // for fail
@@ -146,6 +147,11 @@ class fake_sys {
   // The same for each writev.
   void on_writev(std::function<transfer_action(int nth, std::size_t requested)> hook) {
     writev_hook_ = std::move(hook);
+  }
+  // `hook(fd, offset, requested)` decides each preadv the plan above does
+  // not (the descriptor and offset tell which file and where).
+  void on_preadv(std::function<transfer_action(int fd, off_t offset, std::size_t requested)> hook) {
+    preadv_hook_ = std::move(hook);
   }
 
   // Calls that reached the fake (including failed and interrupted ones).
@@ -231,6 +237,7 @@ class fake_sys {
   bool refuse_o_tmpfile_ = false;
   std::function<transfer_action(int, std::size_t)> pwritev_hook_;
   std::function<transfer_action(int, std::size_t)> writev_hook_;
+  std::function<transfer_action(int, off_t, std::size_t)> preadv_hook_;
   std::vector<pwritev_record> pwritevs_;
   std::vector<pwritev_record> writevs_;
   std::vector<int> open_flags_;

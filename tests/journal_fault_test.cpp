@@ -1,9 +1,11 @@
 // sluice::journal under injected failures (fake_sys): a failed write or sync
 // poisons the journal, an fdatasync is never retried, and what a lone
-// committer and recovery cost.
+// committer and recovery cost, and what recovery reads.
 #include <gtest/gtest.h>
 
 #include <cerrno>
+#include <filesystem>
+#include <fstream>
 #include <sluice/sluice.hpp>
 #include <string>
 #include <thread>
@@ -64,6 +66,62 @@ TEST_F(journal_fault, recovery_reads_each_small_segment_once) {
   // Header, records and the zeros after the last one: one pread per segment.
   EXPECT_EQ(fake.calls(call::preadv), static_cast<int>(segments));
   EXPECT_EQ(read_records(log).size(), 60u);
+}
+
+// Three 4 MiB segments of 100 KiB records (40 a segment, 20 in the third),
+// garbage in the first at 2 MiB (inside record 21), and every read of the
+// third that reaches beyond its first MiB fails with EIO. Recovery never reaches the
+// third segment's records: it cuts at record 21 of the first, so only the
+// third's header is read, and the failure must not surface.
+TEST_F(journal_fault, recovery_reads_no_records_past_a_cut) {
+  constexpr std::uint64_t segment_size = std::uint64_t{4} << 20;
+  constexpr std::size_t record_payload = 100 * 1024 - 24;  // a record of 100 KiB
+  {
+    auto log = journal::open(dir.path(), {.segment_size = segment_size});
+    for (std::uint64_t i = 1; i <= 100; ++i)
+      ASSERT_EQ(log.write(bytes_of(pattern(record_payload, i))), i);
+  }
+  std::vector<std::filesystem::path> segments = segment_files(dir.path());
+  ASSERT_EQ(segments.size(), 3u);
+  {
+    std::fstream f(segments[0], std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(std::streamoff{2} << 20);
+    f.write("garbage garbage!", 16);
+    ASSERT_TRUE(f.good());
+  }
+  fake_sys fake;
+  int third_read_beyond = 0;
+  fake.on_preadv([&](int fd, off_t offset, std::size_t requested) {
+    std::error_code ignored;
+    std::filesystem::path file =
+        std::filesystem::read_symlink("/proc/self/fd/" + std::to_string(fd), ignored);
+    if (file.filename().native().starts_with(segments[2].filename().native()) &&
+        offset + static_cast<off_t>(requested) > off_t{1} << 20) {
+      ++third_read_beyond;
+      return transfer_action{.what = transfer_action::fail, .error = EIO};
+    }
+    return transfer_action{};
+  });
+  const std::string cut = "record 21 is corrupt but the next segment starts at lsn 41";
+  for (auto mode :
+       {sluice::recovery_mode::tolerate_torn_tail, sluice::recovery_mode::absolute_consistency}) {
+    auto e = thrown(
+        [&] { journal::open(dir.path(), {.segment_size = segment_size, .recovery = mode}); });
+    ASSERT_TRUE(e);
+    EXPECT_EQ(e->code().value(), EILSEQ) << e->what();
+    EXPECT_NE(std::string(e->what()).find(segments[0].native()), std::string::npos) << e->what();
+    EXPECT_NE(std::string(e->what()).find(cut), std::string::npos) << e->what();
+  }
+  auto log = journal::open(
+      dir.path(), {.segment_size = segment_size, .recovery = sluice::recovery_mode::salvage});
+  EXPECT_EQ(third_read_beyond, 0);
+  EXPECT_EQ(log.next_lsn(), 21u);
+  std::vector<read_record> records = read_records(log);
+  ASSERT_EQ(records.size(), 20u);
+  for (std::uint64_t i = 1; i <= 20; ++i)
+    EXPECT_EQ(records[i - 1], (read_record{i, pattern(record_payload, i)}));
+  EXPECT_TRUE(std::filesystem::exists(segments[1].native() + ".corrupt"));
+  EXPECT_TRUE(std::filesystem::exists(segments[2].native() + ".corrupt"));
 }
 
 std::size_t bytes_written(const fake_sys& fake) {
