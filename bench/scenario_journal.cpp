@@ -1,7 +1,8 @@
 // sluice-bench "journal": transactions of 100 records of a 16-byte key and a
 // 100-byte value, each durable before its committer starts the next. The
 // one-thread limit is write(2) + fdatasync per transaction; sluice::journal
-// runs with 1, 4 and 16 committing threads (group commit shares the syncs);
+// runs with 1, 4 and 16 committing threads (group commit shares the syncs),
+// and 16 with two syncs at once (journal_options::concurrent_syncs);
 // RocksDB, LevelDB and SQLite when sluice-bench was built with them. MB/s
 // over 0.0116 is transactions per second (open and close included); the
 // "after close" column gives the commit loop's own transactions/s, records/s
@@ -53,8 +54,9 @@ void check_raw(const char* dir, const journal_work& work) {
 }
 
 // Each transaction: 100 appends, then commit of the last lsn.
-void run_sluice(const char* dir, const journal_work& work, int threads, journal_log& log) {
-  auto journal = sluice::journal::open(dir);
+void run_sluice(const char* dir, const journal_work& work, int threads, unsigned syncs,
+                journal_log& log) {
+  auto journal = sluice::journal::open(dir, {.concurrent_syncs = syncs});
   auto commit = [&](std::size_t t) {
     char record[journal_record_size];
     std::uint64_t lsn = 0;
@@ -81,11 +83,16 @@ void check_sluice(const char* dir, const journal_work& work) {
   journal.close();
 }
 
-method sluice_method(const journal_content& work, int threads) {
+// `syncs`: journal_options::concurrent_syncs.
+method sluice_method(const journal_content& work, int threads, unsigned syncs = 1) {
+  std::string name =
+      "sluice::journal, " + std::to_string(threads) + (threads == 1 ? " thread" : " threads");
+  if (syncs > 1) name += ", " + std::to_string(syncs) + " syncs at once";
   return journal_method(
-      "sluice::journal, " + std::to_string(threads) + (threads == 1 ? " thread" : " threads"),
-      role::sluice, work,
-      [work, threads](const char* dir, journal_log& log) { run_sluice(dir, *work, threads, log); },
+      name, role::sluice, work,
+      [work, threads, syncs](const char* dir, journal_log& log) {
+        run_sluice(dir, *work, threads, syncs, log);
+      },
       check_sluice);
 }
 
@@ -105,6 +112,7 @@ std::vector<bench_case> make_journal_case(std::uint64_t size) {
       "write(2) + fdatasync per transaction", role::limit, work,
       [work](const char* dir, journal_log& log) { run_raw(dir, *work, log); }, check_raw));
   for (int threads : {1, 4, 16}) c.methods.push_back(sluice_method(work, threads));
+  c.methods.push_back(sluice_method(work, 16, 2));
   add_journal_peers(c, work);
   return {std::move(c)};
 }

@@ -73,6 +73,10 @@ journal::~journal() {
 }
 
 journal journal::open(const std::filesystem::path& dir, journal_options options) {
+  if (options.concurrent_syncs < 1 || options.concurrent_syncs > detail::max_syncs_in_flight)
+    throw std::system_error(
+        EINVAL, std::generic_category(),
+        detail::describe("open journal", dir.native()) + ": concurrent_syncs must be 1 or 2");
   if (options.segment_size < detail::min_segment_size)
     throw std::system_error(
         EINVAL, std::generic_category(),

@@ -153,8 +153,8 @@ void check_usable(const journal_state& state, const char* operation) {
 }
 
 void use_tail(journal_state& state, file segment, std::uint64_t offset, std::uint64_t capacity) {
-  for (file& syncer : state.syncers)
-    syncer = file::open(segment.path(), {.mode = open_mode::open_existing});
+  for (unsigned i = 0; i < state.options.concurrent_syncs; ++i)
+    state.syncers[i] = file::open(segment.path(), {.mode = open_mode::open_existing});
   state.tail = std::move(segment);
   state.tail_offset = offset;
   state.tail_capacity = capacity;
@@ -167,7 +167,7 @@ void make_durable(journal_state& state, std::unique_lock<std::mutex>& lock, std:
   while (state.durable_end <= lsn) {
     check_usable(state, operation);
     bool may_lead = lsn >= state.taken_end && !state.writing &&
-                    state.syncing < max_syncs_in_flight;
+                    state.syncing < state.options.concurrent_syncs;
     if (may_lead)
       lead(state, lock);
     else

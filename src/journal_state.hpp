@@ -15,9 +15,8 @@
 
 namespace sluice::detail {
 
-// Two leaders may be in fdatasync at once: the next batch is written and
-// synced while the previous one's sync is still running, so a committer
-// never waits for a sync that began before its record was written.
+// journal_options::concurrent_syncs at most: the next batch may be written
+// and synced while the previous one's sync is still running.
 inline constexpr unsigned max_syncs_in_flight = 2;
 
 struct journal_state {
@@ -34,7 +33,7 @@ struct journal_state {
   std::uint64_t durable_end = 1;   // every record below it is durable
   bool writing = false;            // a leader is writing its batch; one at a time
   // Leaders past their write whose fdatasync has not returned, at most
-  // max_syncs_in_flight; bit i of busy_syncers says syncers[i] is in use.
+  // options.concurrent_syncs; bit i of busy_syncers says syncers[i] is in use.
   unsigned syncing = 0;
   unsigned busy_syncers = 0;
   int poison_errno = 0;        // errno of the failure that poisoned the journal
@@ -44,8 +43,8 @@ struct journal_state {
   // Used only by the writing leader, and by open and close; replaced only
   // while no other leader is syncing:
   file tail;  // the newest segment, for writing (and syncing when rotating)
-  // More descriptors of it, one per sync in flight, each used only by the
-  // leader holding its slot. Each is its own open file description: Linux
+  // More descriptors of it, one per sync slot (options.concurrent_syncs of
+  // them are open), each used only by the leader holding its slot. Each is its own open file description: Linux
   // reports a writeback error once per description, so two syncs sharing
   // one could let the second return success for data that was lost.
   std::array<file, max_syncs_in_flight> syncers;

@@ -267,6 +267,11 @@ TEST(journal_crash, recovery_gives_a_prefix_holding_every_committed_record) {
        60,
        40},
       {"three threads, 8 KiB segments", {.segment_size = 8192}, 3, 80, 40},
+      {"three threads, two syncs at once",
+       {.segment_size = 8192, .concurrent_syncs = 2},
+       3,
+       60,
+       40},
   };
   std::size_t total = 0;
   std::uint64_t seed = 1;

@@ -1,5 +1,5 @@
-// sluice::journal's overlapping syncs: while one leader's fdatasync is held
-// in a gate, the next committer writes and syncs its own batch, on another
+// sluice::journal's overlapping syncs (journal_options::concurrent_syncs =
+// 2): while one leader's fdatasync is held in a gate, the next committer writes and syncs its own batch, on another
 // descriptor; a move to a new segment waits for the held sync; a failure of
 // the held sync still poisons the journal. The gate is a system-call table of
 // its own (fake_sys runs calls one at a time, which would serialize the very
@@ -25,6 +25,8 @@ using namespace sluice_test;
 using sluice::journal;
 
 using journal_pipeline = dir_test;
+
+const sluice::journal_options two_syncs{.concurrent_syncs = 2};
 
 // Holds the first fdatasync made while it is installed until release(),
 // then lets it return `held_result` (0, or -1 with that errno). The hold is
@@ -94,7 +96,7 @@ class sync_gate {
 };
 
 TEST_F(journal_pipeline, a_committer_does_not_wait_for_a_sync_that_began_before_its_write) {
-  auto log = journal::open(dir.path());
+  auto log = journal::open(dir.path(), two_syncs);
   sync_gate gate;
   std::thread first([&] { log.write(bytes_of(payload(1))); });
   ASSERT_TRUE(gate.wait_until_held());
@@ -112,7 +114,7 @@ TEST_F(journal_pipeline, a_committer_does_not_wait_for_a_sync_that_began_before_
 }
 
 TEST_F(journal_pipeline, a_move_to_a_new_segment_waits_for_the_sync_in_flight) {
-  auto log = journal::open(dir.path(), {.segment_size = 4096});
+  auto log = journal::open(dir.path(), {.segment_size = 4096, .concurrent_syncs = 2});
   std::string big(3000, 'a');  // two of them do not fit one segment
   sync_gate gate;
   std::thread first([&] { log.write(bytes_of(big)); });
@@ -132,7 +134,7 @@ TEST_F(journal_pipeline, a_move_to_a_new_segment_waits_for_the_sync_in_flight) {
 }
 
 TEST_F(journal_pipeline, a_failed_sync_poisons_even_while_another_succeeds) {
-  auto log = journal::open(dir.path());
+  auto log = journal::open(dir.path(), two_syncs);
   sync_gate gate(EIO);
   auto first = std::async(std::launch::async, [&] {
     return thrown([&] { log.write(bytes_of(payload(1))); });
@@ -153,7 +155,7 @@ TEST_F(journal_pipeline, a_failed_sync_poisons_even_while_another_succeeds) {
 // and sync: the journal is poisoned by that failure (no data race between
 // the failing sync and the next leader's write: TSan runs this too).
 TEST_F(journal_pipeline, a_sync_failing_while_the_next_leader_writes_poisons_with_its_error) {
-  auto log = journal::open(dir.path());
+  auto log = journal::open(dir.path(), two_syncs);
   static std::atomic<int> syncs{0};
   syncs = 0;
   sluice::detail::sys_table table = sluice::detail::real_sys();
@@ -183,6 +185,37 @@ TEST_F(journal_pipeline, a_sync_failing_while_the_next_leader_writes_poisons_wit
   ASSERT_TRUE(e);
   EXPECT_NE(std::string(e->what()).find("fdatasync"), std::string::npos) << e->what();
   EXPECT_TRUE(thrown([&] { log.close(); }));
+}
+
+// With the default of one sync at a time, the next committer waits for the
+// held sync and then leads: its write comes after the held sync returned.
+TEST_F(journal_pipeline, by_default_the_next_committer_waits_for_the_sync_in_flight) {
+  auto log = journal::open(dir.path());
+  sync_gate gate;
+  std::thread first([&] { log.write(bytes_of(payload(1))); });
+  ASSERT_TRUE(gate.wait_until_held());
+  std::atomic<bool> second_done{false};
+  std::thread second([&] {
+    log.write(bytes_of(payload(2)));
+    second_done = true;
+  });
+  // Gives a journal that would not wait the time to finish the second commit.
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  bool done_while_held = second_done;
+  gate.release();
+  first.join();
+  second.join();
+  EXPECT_FALSE(done_while_held);
+  EXPECT_EQ(gate.other_fd(), -1) << "a second sync ran beside the held one";
+}
+
+TEST_F(journal_pipeline, concurrent_syncs_other_than_1_or_2_are_refused) {
+  for (unsigned n : {0u, 3u}) {
+    auto e = thrown([&] { journal::open(dir.path(), {.concurrent_syncs = n}); });
+    ASSERT_TRUE(e) << n;
+    EXPECT_EQ(e->code().value(), EINVAL);
+    EXPECT_NE(std::string(e->what()).find("concurrent_syncs"), std::string::npos) << e->what();
+  }
 }
 
 }  // namespace

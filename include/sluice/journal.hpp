@@ -8,10 +8,10 @@
 // threads may append and commit at once: one of the committers (the leader)
 // writes every record appended so far with one pwritev per segment and makes
 // them durable with one fdatasync, and every committer whose lsn that covers
-// returns without I/O of its own (group commit). While that sync runs, the
-// next leader may already write and sync the records appended since (two
-// syncs at most in flight, each on its own descriptor of the newest
-// segment). A lone committer pays one pwritev and one fdatasync.
+// returns without I/O of its own (group commit); with
+// journal_options::concurrent_syncs = 2, the next leader may write and sync
+// the records appended since while that sync still runs. A lone committer
+// pays one pwritev and one fdatasync.
 //
 // Errors: std::system_error whose code() is the errno and whose what() names
 // the operation, the file and where it matters the offset. A failed write or
@@ -66,6 +66,15 @@ struct journal_options {
   // zeros once when created (segment_size bytes of pwritev, in 1 MiB pieces,
   // before its fdatasync), so that commits only overwrite written blocks.
   bool zero_fill = false;
+  // fdatasyncs that may run at once, 1 or 2 (else open() throws EINVAL).
+  // Default 1: a committer whose record missed the batch being synced waits
+  // for that sync, then leads the next one. 2: it writes and syncs its batch
+  // at once, beside the first sync, on a descriptor of its own; this pays
+  // where an fdatasync takes long next to the CPU work of a batch (slow
+  // flushes, busy CPUs), and costs more syncs of smaller batches where it
+  // does not (docs/performance.md has the figures). One more descriptor per
+  // sync is kept open on the newest segment.
+  unsigned concurrent_syncs = 1;
 };
 
 // One record read back: `data` stays valid until the cursor moves on.
