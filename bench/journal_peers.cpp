@@ -5,7 +5,7 @@
 namespace sluice::bench {
 namespace {
 
-void add(bench_case& c, std::vector<method> methods) {
+[[maybe_unused]] void add(bench_case& c, std::vector<method> methods) {
   for (method& m : methods) c.methods.push_back(std::move(m));
 }
 
