@@ -33,7 +33,7 @@ std::size_t fitting_run(std::span<const std::byte> records, std::uint64_t room) 
 // journal was poisoned meanwhile.
 void wait_for_other_syncs(journal_state& state) {
   std::unique_lock lock(state.mutex);
-  state.changed.wait(lock, [&] { return state.syncing == 1 || state.poison_errno != 0; });
+  state.changed.wait(lock, [&] { return syncs_in_flight(state) == 1 || state.poison_errno != 0; });
   check_usable(state, "commit journal");
 }
 
@@ -68,7 +68,6 @@ void poison(journal_state& state, int error, const std::string& message) {
 // With the lock held: takes a sync slot and the pending records.
 unsigned start_leading(journal_state& state, std::vector<std::byte>& batch) {
   state.writing = true;
-  ++state.syncing;
   unsigned slot = (state.busy_syncers & 1u) ? 1 : 0;
   state.busy_syncers |= 1u << slot;
   batch = std::move(state.pending);
@@ -82,7 +81,6 @@ unsigned start_leading(journal_state& state, std::vector<std::byte>& batch) {
 // says it is still held) and wakes every waiter.
 void stop_leading(journal_state& state, unsigned slot, bool writing) {
   if (writing) state.writing = false;
-  --state.syncing;
   state.busy_syncers &= ~(1u << slot);
   state.changed.notify_all();
 }
@@ -167,7 +165,7 @@ void make_durable(journal_state& state, std::unique_lock<std::mutex>& lock, std:
   while (state.durable_end <= lsn) {
     check_usable(state, operation);
     bool may_lead = lsn >= state.taken_end && !state.writing &&
-                    state.syncing < state.options.concurrent_syncs;
+                    syncs_in_flight(state) < static_cast<int>(state.options.concurrent_syncs);
     if (may_lead)
       lead(state, lock);
     else

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <condition_variable>
 #include <cstdint>
 #include <filesystem>
@@ -32,9 +33,8 @@ struct journal_state {
   std::uint64_t taken_end = 1;     // every record below it was taken by a leader
   std::uint64_t durable_end = 1;   // every record below it is durable
   bool writing = false;            // a leader is writing its batch; one at a time
-  // Leaders past their write whose fdatasync has not returned, at most
-  // options.concurrent_syncs; bit i of busy_syncers says syncers[i] is in use.
-  unsigned syncing = 0;
+  // Bit i: a leader holds syncers[i], from taking its batch until its
+  // fdatasync returned; at most options.concurrent_syncs bits are set.
   unsigned busy_syncers = 0;
   int poison_errno = 0;        // errno of the failure that poisoned the journal
   std::string poison_message;  // its what()
@@ -51,6 +51,11 @@ struct journal_state {
   std::uint64_t tail_offset = 0;    // where its next record goes
   std::uint64_t tail_capacity = 0;  // its size
 };
+
+// Leaders between taking their batch and the end of their fdatasync.
+inline int syncs_in_flight(const journal_state& state) {
+  return std::popcount(state.busy_syncers);
+}
 
 // Makes `segment` the tail, `offset` where its next record goes and
 // `capacity` its size, and opens its sync descriptors. Throws system_error.
