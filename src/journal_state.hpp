@@ -44,9 +44,10 @@ struct journal_state {
   // while no other leader is syncing:
   file tail;  // the newest segment, for writing (and syncing when rotating)
   // More descriptors of it, one per sync slot (options.concurrent_syncs of
-  // them are open), each used only by the leader holding its slot. Each is its own open file description: Linux
-  // reports a writeback error once per description, so two syncs sharing
-  // one could let the second return success for data that was lost.
+  // them are open), each used only by the leader holding its slot. Each is
+  // its own open file description: Linux reports a writeback error once per
+  // description, so two syncs sharing one could let the second return
+  // success for data that was lost.
   std::array<file, max_syncs_in_flight> syncers;
   std::uint64_t tail_offset = 0;    // where its next record goes
   std::uint64_t tail_capacity = 0;  // its size
