@@ -163,7 +163,8 @@ void journal::close() {
     std::unique_lock lock(s->mutex);
     detail::check_usable(*s, "close journal");
     detail::make_durable(*s, lock, s->next_lsn - 1, "close journal");
-    s->changed.wait(lock, [&] { return detail::syncs_in_flight(*s) == 0; });  // other committers' syncs
+    s->changed.wait(lock,
+                    [&] { return detail::syncs_in_flight(*s) == 0; });  // other committers' syncs
   }
   for (file& syncer : s->syncers) syncer.close();
   s->tail.close();

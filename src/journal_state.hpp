@@ -54,9 +54,7 @@ struct journal_state {
 };
 
 // Leaders between taking their batch and the end of their fdatasync.
-inline int syncs_in_flight(const journal_state& state) {
-  return std::popcount(state.busy_syncers);
-}
+inline int syncs_in_flight(const journal_state& state) { return std::popcount(state.busy_syncers); }
 
 // Makes `segment` the tail, `offset` where its next record goes and
 // `capacity` its size, and opens its sync descriptors. Throws system_error.

@@ -1,9 +1,8 @@
 // sluice::journal's overlapping syncs (journal_options::concurrent_syncs =
-// 2): while one leader's fdatasync is held in a gate, the next committer writes and syncs its own batch, on another
-// descriptor; a move to a new segment waits for the held sync; a failure of
-// the held sync still poisons the journal. The gate is a system-call table of
-// its own (fake_sys runs calls one at a time, which would serialize the very
-// overlap under test).
+// 2): while one leader's fdatasync is held in a gate, the next committer writes and syncs its own
+// batch, on another descriptor; a move to a new segment waits for the held sync; a failure of the
+// held sync still poisons the journal. The gate is a system-call table of its own (fake_sys runs
+// calls one at a time, which would serialize the very overlap under test).
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -50,8 +49,9 @@ class sync_gate {
   }
 
   // Waits (bounded) until the first fdatasync is being held.
-  bool wait_until_held() { return held_.get_future().wait_for(std::chrono::seconds(20)) ==
-                                  std::future_status::ready; }
+  bool wait_until_held() {
+    return held_.get_future().wait_for(std::chrono::seconds(20)) == std::future_status::ready;
+  }
   void release() { release_.set_value(); }
 
   bool holding() const { return holding_; }
@@ -109,8 +109,7 @@ TEST_F(journal_pipeline, a_committer_does_not_wait_for_a_sync_that_began_before_
   EXPECT_NE(gate.other_fd(), gate.held_fd()) << "two syncs in flight on one descriptor";
   log.close();
   auto reopened = journal::open(dir.path());
-  EXPECT_EQ(read_records(reopened),
-            (std::vector<read_record>{{1, payload(1)}, {2, payload(2)}}));
+  EXPECT_EQ(read_records(reopened), (std::vector<read_record>{{1, payload(1)}, {2, payload(2)}}));
 }
 
 TEST_F(journal_pipeline, a_move_to_a_new_segment_waits_for_the_sync_in_flight) {
@@ -136,9 +135,8 @@ TEST_F(journal_pipeline, a_move_to_a_new_segment_waits_for_the_sync_in_flight) {
 TEST_F(journal_pipeline, a_failed_sync_poisons_even_while_another_succeeds) {
   auto log = journal::open(dir.path(), two_syncs);
   sync_gate gate(EIO);
-  auto first = std::async(std::launch::async, [&] {
-    return thrown([&] { log.write(bytes_of(payload(1))); });
-  });
+  auto first = std::async(std::launch::async,
+                          [&] { return thrown([&] { log.write(bytes_of(payload(1))); }); });
   ASSERT_TRUE(gate.wait_until_held());
   log.write(bytes_of(payload(2)));  // its own sync succeeds
   gate.release();

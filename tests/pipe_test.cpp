@@ -289,8 +289,7 @@ TEST(pipe_real, write_behind_on_a_borrowed_regular_file_writes_at_its_offset) {
   ASSERT_EQ(::write(fd, "head\n", 5), 5);
   std::string sent = pattern(100'000);
   {
-    writer out(file::borrow(fd, "standard output"),
-               {.buffer_size = 4096, .write_behind = true});
+    writer out(file::borrow(fd, "standard output"), {.buffer_size = 4096, .write_behind = true});
     EXPECT_EQ(out.write_behind_engine(), sluice::write_behind_engine::thread);
     out.write(std::string_view(sent).substr(0, 50'000));
     for (char c : std::string_view(sent).substr(50'000)) out.put(c);
