@@ -3,10 +3,12 @@
 // error and no output left behind.
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <pty.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -194,6 +196,22 @@ TEST_F(bin2text_test, big_endian_input_gives_the_same_text) {
   EXPECT_EQ(read_all(dir / "out"), from_little);
 }
 
+TEST_F(bin2text_test, any_number_of_threads_gives_the_same_text) {
+  auto bytes = random_records(30000, false);  // 1.26 MB: several chunks
+  write_all(dir / "in.bin", std::string(bytes.begin(), bytes.end()));
+  for (auto format : {bin2text::format::xml, bin2text::format::csv, bin2text::format::jsonl}) {
+    auto work = make_job(dir, format, every_type);
+    work.threads = 1;
+    bin2text::run(work);
+    std::string one_thread = read_all(dir / "out");
+    for (unsigned threads : {2u, 5u}) {
+      work.threads = threads;
+      bin2text::run(work);
+      EXPECT_TRUE(read_all(dir / "out") == one_thread) << threads << " threads differ";
+    }
+  }
+}
+
 TEST_F(bin2text_test, xml_as_documented) {
   std::string record(6, '\0');
   std::int32_t id = -5;
@@ -248,29 +266,58 @@ TEST_F(bin2text_test, unwritable_output_and_missing_input_are_system_errors) {
 }
 
 #ifdef SLUICE_BIN2TEXT
-// Runs sluice-bin2text with `args` and its standard output a pipe; returns
-// what it wrote there. Fails the test unless it exits with 0.
-std::string run_tool_into_pipe(std::vector<std::string> args) {
+// Starts sluice-bin2text with `args`, its standard output on `out` and its
+// standard error on `err`; returns its pid, or 0 if it could not start.
+pid_t spawn_tool(std::vector<std::string> args, int out, int err) {
   args.insert(args.begin(), SLUICE_BIN2TEXT);
   std::vector<char*> argv;
   for (auto& arg : args) argv.push_back(arg.data());
   argv.push_back(nullptr);
-  int ends[2];
-  EXPECT_EQ(::pipe2(ends, O_CLOEXEC), 0);
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, ends[1], STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, out, STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, err, STDERR_FILENO);
   pid_t child = 0;
   int spawned = ::posix_spawn(&child, argv[0], &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
+  EXPECT_EQ(spawned, 0);
+  return spawned == 0 ? child : 0;
+}
+
+// Waits for `child`; fails the test unless it exited with 0.
+void expect_success(pid_t child) {
+  int status = 0;
+  if (child != 0) ::waitpid(child, &status, 0);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "status " << status;
+}
+
+// Runs sluice-bin2text with `args` and its standard output a pipe; returns
+// what it wrote there. Fails the test unless it exits with 0.
+std::string run_tool_into_pipe(std::vector<std::string> args) {
+  int ends[2];
+  EXPECT_EQ(::pipe2(ends, O_CLOEXEC), 0);
+  pid_t child = spawn_tool(std::move(args), ends[1], STDERR_FILENO);
   ::close(ends[1]);
   std::string out = read_to_end(ends[0]);
   ::close(ends[0]);
-  EXPECT_EQ(spawned, 0);
-  int status = 0;
-  if (spawned == 0) ::waitpid(child, &status, 0);
-  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "status " << status;
+  expect_success(child);
   return out;
+}
+
+// Runs sluice-bin2text with `args` and its standard error a terminal (a
+// pseudo-terminal); returns what appeared on it.
+std::string run_tool_with_terminal_stderr(std::vector<std::string> args) {
+  int terminal = -1, tool_side = -1;
+  EXPECT_EQ(::openpty(&terminal, &tool_side, nullptr, nullptr, nullptr), 0);
+  pid_t child = spawn_tool(std::move(args), STDOUT_FILENO, tool_side);
+  ::close(tool_side);
+  std::string shown;
+  char chunk[4096];
+  // Once the tool has exited and no one holds its side, read() fails (EIO).
+  for (ssize_t n; (n = ::read(terminal, chunk, sizeof chunk)) > 0;) shown.append(chunk, n);
+  ::close(terminal);
+  expect_success(child);
+  return shown;
 }
 
 TEST_F(bin2text_test, standard_output_through_a_pipe_matches_the_file_output) {
@@ -285,6 +332,31 @@ TEST_F(bin2text_test, standard_output_through_a_pipe_matches_the_file_output) {
     EXPECT_GT(piped.size(), 1000000u);
     EXPECT_TRUE(piped == read_all(dir / "out")) << format << ": the outputs differ";
   }
+}
+
+TEST_F(bin2text_test, a_large_input_shows_progress_when_stderr_is_a_terminal) {
+  write_all(dir / "in.bin", std::string(64 << 20, '\0'));  // 64 MiB: the least that shows it
+  std::vector<std::string> args = {"--schema",
+                                   "v:u64",
+                                   "--format",
+                                   "csv",
+                                   "-o",
+                                   (dir / "out").native(),
+                                   (dir / "in.bin").native()};
+  std::string shown = run_tool_with_terminal_stderr(args);
+  EXPECT_NE(shown.find("sluice-bin2text:   1% of 64 MiB"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("\rsluice-bin2text:  50% of 64 MiB"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("\rsluice-bin2text: 100% of 64 MiB\r\n"), std::string::npos) << shown;
+  EXPECT_LE(std::count(shown.begin(), shown.end(), '%'), 101) << "redrawn only when it changes";
+  EXPECT_EQ(read_all(dir / "out").size(), 2 + (64u << 20) / 8 * 2);
+
+  int ends[2];
+  ASSERT_EQ(::pipe2(ends, O_CLOEXEC), 0);
+  pid_t child = spawn_tool(args, STDOUT_FILENO, ends[1]);
+  ::close(ends[1]);
+  EXPECT_EQ(read_to_end(ends[0]), "") << "no progress line on a pipe";
+  ::close(ends[0]);
+  expect_success(child);
 }
 #endif
 

@@ -118,7 +118,8 @@ class file {
   void write_gather(std::span<const std::span<const std::byte>> buffers);
 
   // Reads into `bytes` from `offset`. Returns the count read: all of `bytes`
-  // unless the file ends first.
+  // unless the file ends first. It changes nothing in the file object, so
+  // several threads may read_at() one file at once (pread).
   std::size_t read_at(std::span<std::byte> bytes, std::uint64_t offset);
 
   // The alignment O_DIRECT transfers on this file need, in bytes, for

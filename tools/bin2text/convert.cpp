@@ -3,90 +3,27 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <bit>
-#include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <memory>
 #include <sluice/file.hpp>
 #include <sluice/writer.hpp>
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <utility>
+
+#include "ordered_chunks.hpp"
+#include "record_text.hpp"
 
 namespace bin2text {
 namespace {
 
-constexpr std::size_t chunk_bytes = 4 * 1024 * 1024;
+// Input per chunk: small enough that every thread has several in a modest
+// file, large enough that handing one over costs nothing next to its text.
+constexpr std::size_t chunk_bytes = 256 * 1024;
 constexpr std::uint64_t progress_from = 64 * 1024 * 1024;
-
-// The field's `Bits` wide value at `at`, in the host's order.
-template <class Bits>
-Bits load(const unsigned char* at, bool big_endian) {
-  Bits bits;
-  std::memcpy(&bits, at, sizeof bits);
-  if (big_endian != (std::endian::native == std::endian::big)) {
-    if constexpr (sizeof(Bits) == 2) bits = __builtin_bswap16(bits);
-    if constexpr (sizeof(Bits) == 4) bits = __builtin_bswap32(bits);
-    if constexpr (sizeof(Bits) == 8) bits = __builtin_bswap64(bits);
-  }
-  return bits;
-}
-
-// Shortest round-trip text; JSON has no NaN or infinity: null.
-template <class T>
-void print_floating(sluice::writer& out, T value, format fmt) {
-  if (fmt == format::jsonl && !std::isfinite(value)) return out.write("null");
-  out.print(value);
-}
-
-void print_value(sluice::writer& out, const field& f, const unsigned char* at, bool big,
-                 format fmt) {
-  switch (f.type) {
-    case field_type::i8: return out.print(static_cast<std::int8_t>(*at));
-    case field_type::u8: return out.print(static_cast<std::uint8_t>(*at));
-    case field_type::i16: return out.print(static_cast<std::int16_t>(load<std::uint16_t>(at, big)));
-    case field_type::u16: return out.print(load<std::uint16_t>(at, big));
-    case field_type::i32: return out.print(static_cast<std::int32_t>(load<std::uint32_t>(at, big)));
-    case field_type::u32: return out.print(load<std::uint32_t>(at, big));
-    case field_type::i64: return out.print(static_cast<std::int64_t>(load<std::uint64_t>(at, big)));
-    case field_type::u64: return out.print(load<std::uint64_t>(at, big));
-    case field_type::f32:
-      return print_floating(out, std::bit_cast<float>(load<std::uint32_t>(at, big)), fmt);
-    case field_type::f64:
-      return print_floating(out, std::bit_cast<double>(load<std::uint64_t>(at, big)), fmt);
-  }
-}
-
-void write_record(sluice::writer& out, const job& work, const unsigned char* record) {
-  const auto& fields = work.layout.fields;
-  for (std::size_t i = 0; i < fields.size(); ++i) {
-    const field& f = fields[i];
-    switch (work.format) {
-      case format::xml:
-        out.write(i == 0 ? "<record " : "\" ");
-        out.write(f.name);
-        out.write("=\"");
-        break;
-      case format::csv:
-        if (i != 0) out.put(',');
-        break;
-      case format::jsonl:
-        out.write(i == 0 ? "{\"" : ",\"");
-        out.write(f.name);
-        out.write("\":");
-        break;
-    }
-    print_value(out, f, record + f.offset, work.big_endian, work.format);
-  }
-  switch (work.format) {
-    case format::xml: return out.write(fields.empty() ? "<record/>\n" : "\"/>\n");
-    case format::csv: return out.put('\n');
-    case format::jsonl: return out.write("}\n");
-  }
-}
 
 // An input file, its size checked against the record size.
 struct input_file {
@@ -109,37 +46,67 @@ input_file open_input(const job& work) {
 
 bool to_stdout(const job& work) { return work.output.empty() || work.output == "-"; }
 
-void show_progress(std::uint64_t done, std::uint64_t total) {
-  std::fprintf(stderr, "\rsluice-bin2text: %3d%% of %llu MiB", static_cast<int>(done * 100 / total),
-               static_cast<unsigned long long>(total >> 20));
-  if (done == total) std::fputc('\n', stderr);
+// Reads `size` bytes of whole records at `offset` into `into`.
+void read_records(input_file& in, const job& work, unsigned char* into, std::uint64_t offset,
+                  std::size_t size) {
+  auto got = in.source.read_at(std::as_writable_bytes(std::span(into, size)), offset);
+  if (got != size)
+    throw std::runtime_error("'" + work.input + "' shrank while being read, at offset " +
+                             std::to_string(offset + got));
 }
 
-// Reads the input a chunk of whole records at a time and converts it.
-void convert_all(input_file& in, sluice::writer& out, const job& work) {
-  std::size_t record = work.layout.record_size;
-  std::size_t chunk = std::max<std::size_t>(1, chunk_bytes / record) * record;
-  auto buffer = std::make_unique<unsigned char[]>(chunk);
-  bool progress = work.progress && in.size >= progress_from;
-  for (std::uint64_t offset = 0; offset < in.size;) {
-    auto want = static_cast<std::size_t>(std::min<std::uint64_t>(chunk, in.size - offset));
-    auto got = in.source.read_at(std::as_writable_bytes(std::span(buffer.get(), want)), offset);
-    if (got != want)
-      throw std::runtime_error("'" + work.input + "' shrank while being read, at offset " +
-                               std::to_string(offset + got));
-    write_records(out, work, buffer.get(), want / record);
-    offset += want;
-    if (progress) show_progress(offset, in.size);
+// "sluice-bin2text:  42% of 1024 MiB" on stderr, redrawn when the percentage
+// changes; a newline at the end.
+class progress_line {
+ public:
+  progress_line(bool shown, std::uint64_t total) : shown_(shown), total_(total) {}
+
+  void show(std::uint64_t done) {
+    int percent = static_cast<int>(done * 100 / total_);
+    if (!shown_ || percent == last_) return;
+    last_ = percent;
+    std::fprintf(stderr, "\rsluice-bin2text: %3d%% of %llu MiB", percent,
+                 static_cast<unsigned long long>(total_ >> 20));
+    if (done == total_) std::fputc('\n', stderr);
   }
+
+ private:
+  bool shown_;
+  std::uint64_t total_;
+  int last_ = -1;
+};
+
+// The number of threads to format on: `asked`, or one per CPU for 0.
+unsigned formatting_threads(unsigned asked) {
+  return asked != 0 ? asked : std::max(1u, std::thread::hardware_concurrency());
 }
 
-}  // namespace
-
-format parse_format(std::string_view name) {
-  if (name == "xml") return format::xml;
-  if (name == "csv") return format::csv;
-  if (name == "jsonl") return format::jsonl;
-  throw std::invalid_argument("unknown format '" + std::string(name) + "' (xml, csv or jsonl)");
+// Converts the input a chunk of whole records at a time, on several threads;
+// the text goes to `out` in input order. A chunk's block holds its input
+// behind the room its text may need, so that one allocation serves both.
+void convert_all(input_file& in, sluice::writer& out, const job& work) {
+  const record_text text(work.layout, work.format, work.big_endian);
+  const std::size_t record = work.layout.record_size;
+  const std::uint64_t per_chunk = std::max<std::size_t>(1, chunk_bytes / record);
+  const std::uint64_t records = in.size / record;
+  const auto chunks = static_cast<std::size_t>((records + per_chunk - 1) / per_chunk);
+  auto produce = [&](std::size_t chunk, block& made) {
+    std::uint64_t first = chunk * per_chunk;
+    auto count = static_cast<std::size_t>(std::min(per_chunk, records - first));
+    std::size_t text_room = count * text.max_size();
+    char* start = made.room(text_room + count * record);
+    auto* input = reinterpret_cast<unsigned char*>(start + text_room);
+    read_records(in, work, input, first * record, count * record);
+    char* end = start;
+    for (std::size_t i = 0; i < count; ++i) end = text.write(end, input + i * record);
+    made.size = static_cast<std::size_t>(end - start);
+  };
+  progress_line progress(work.progress && in.size >= progress_from, in.size);
+  auto consume = [&](std::size_t chunk, const block& made) {
+    out.write(std::string_view(made.bytes.get(), made.size));
+    progress.show(std::min(in.size, (chunk + 1) * per_chunk * record));
+  };
+  for_each_chunk_in_order(chunks, formatting_threads(work.threads), produce, consume);
 }
 
 void write_head(sluice::writer& out, const job& work) {
@@ -157,12 +124,6 @@ void write_tail(sluice::writer& out, const job& work) {
   if (work.format == format::xml) out.write("</records>\n");
 }
 
-void write_records(sluice::writer& out, const job& work, const unsigned char* data,
-                   std::size_t count) {
-  for (std::size_t i = 0; i < count; ++i)
-    write_record(out, work, data + i * work.layout.record_size);
-}
-
 // Head, records, tail into `out`, then close() (the rename of an atomic
 // replace).
 void convert_to(sluice::writer& out, input_file& in, const job& work) {
@@ -170,6 +131,15 @@ void convert_to(sluice::writer& out, input_file& in, const job& work) {
   convert_all(in, out, work);
   write_tail(out, work);
   out.close();
+}
+
+}  // namespace
+
+format parse_format(std::string_view name) {
+  if (name == "xml") return format::xml;
+  if (name == "csv") return format::csv;
+  if (name == "jsonl") return format::jsonl;
+  throw std::invalid_argument("unknown format '" + std::string(name) + "' (xml, csv or jsonl)");
 }
 
 void run(const job& work) {

@@ -25,9 +25,11 @@ struct job {
   bin2text::format format = format::xml;
   bool big_endian = false;
   bool progress = false;  // a progress line on stderr (for large inputs)
+  unsigned threads = 0;   // threads formatting records; 0: one per CPU
 };
 
-// Converts job.input to job.output. Nothing is written unless the input is
+// Converts job.input to job.output, formatting chunks of records on
+// job.threads threads and writing their text in input order. Nothing is written unless the input is
 // a whole number of records. A file output is written to a temporary and
 // renamed over the path only when complete (atomic replace): a failure
 // leaves the path as it was. Standard output (a pipe, a terminal or a file)
@@ -36,12 +38,5 @@ struct job {
 // with the offset of a truncated record) or std::system_error (I/O), each
 // naming the file ("standard output" for descriptor 1).
 void run(const job& work);
-
-// Writes `count` records at `data` as job.format says, without the
-// document's head and tail. Exposed for the tests.
-void write_records(sluice::writer& out, const job& work, const unsigned char* data,
-                   std::size_t count);
-void write_head(sluice::writer& out, const job& work);
-void write_tail(sluice::writer& out, const job& work);
 
 }  // namespace bin2text

@@ -29,6 +29,8 @@ int main(int argc, char** argv) {
   app.add_option("--format", format_text, "xml, csv or jsonl (default xml)");
   app.add_option("-o,--output", work.output, "Output file (default: standard output)");
   app.add_flag("--big-endian", work.big_endian, "The records are big-endian");
+  app.add_option("--threads", work.threads, "Threads formatting records (default: one per CPU)")
+      ->check(CLI::Range(1u, 256u));
   app.footer(example);
   CLI11_PARSE(app, argc, argv);
   try {
