@@ -17,6 +17,11 @@
 namespace sluice {
 namespace {
 
+// A writer synced at close starts the writeback of each MiB written: one
+// sync_file_range per MiB, and close() waits for at most about that much
+// plus what the disk has not caught up with.
+constexpr std::uint64_t early_writeback_batch = 1024 * 1024;
+
 std::span<const std::byte> bytes_of(const char* data, std::size_t size) {
   return {reinterpret_cast<const std::byte*>(data), size};
 }
@@ -116,6 +121,7 @@ void writer::start(const writer_options& options) {
   modes_.durability = options.durability;
   modes_.caching = options.caching;
   modes_.cached_from = target_.position();
+  modes_.written_back_to = target_.position();
   if (options.durability != durability::none) check_syncable();
   if (options.preallocate != 0 && !target_.sequential()) reserve_space(options.preallocate);
   if (options.write_behind) start_write_behind();
@@ -313,6 +319,23 @@ void writer::write_buffer_and(const char* data, std::size_t size) {
 void writer::after_write(std::uint64_t start, std::uint64_t length) {
   if (modes_.durability == durability::write_through) target_.sync_data();
   if (modes_.caching == caching::no_cache) limit_cache(start, length);
+  if (writes_back_early()) start_writeback_early(start + length);
+}
+
+// A writer whose close() syncs, on the page cache: what close() would wait
+// for may as well be on its way to the disk while the rest is made.
+bool writer::writes_back_early() const noexcept {
+  bool syncs_at_close = modes_.replacing || modes_.durability == durability::data_on_close ||
+                        modes_.durability == durability::all_on_close;
+  return syncs_at_close && modes_.caching == caching::normal;
+}
+
+// Starts the writeback of what was written up to `end` since the last start,
+// once that is at least early_writeback_batch: one sync_file_range per batch.
+void writer::start_writeback_early(std::uint64_t end) {
+  if (end - modes_.written_back_to < early_writeback_batch) return;
+  target_.start_writeback(modes_.written_back_to, end - modes_.written_back_to);
+  modes_.written_back_to = end;
 }
 
 void writer::write_gathered(std::size_t held, const char* data, std::size_t size) {
@@ -385,8 +408,8 @@ void writer::limit_cache(std::uint64_t start, std::uint64_t length) {
 
 // io_uring where it can serve, else the thread (see writer_options).
 void writer::start_write_behind() {
-  bool per_write_work =
-      modes_.durability == durability::write_through || modes_.caching == caching::no_cache;
+  bool per_write_work = modes_.durability == durability::write_through ||
+                        modes_.caching == caching::no_cache || writes_back_early();
   // A borrowed descriptor is written at its own offset, one write after
   // another: only the thread keeps that order.
   if (!per_write_work && !target_.sequential())

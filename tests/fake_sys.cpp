@@ -243,6 +243,7 @@ int fake_sys::rename_entry(const char* from, const char* to) {
 
 int fake_sys::sync_file_range_entry(int fd, off_t offset, off_t length, unsigned flags) {
   std::lock_guard lock(active_->mutex_);
+  active_->sync_file_ranges_.push_back({offset, length, flags});
   if (auto planned = active_->next(call::sync_file_range)) return failed(planned->error);
   return real().sync_file_range(fd, offset, length, flags);
 }

@@ -86,6 +86,13 @@ struct ring_options {
   bool newest_first = false;  // completions come back newest first (reordered)
 };
 
+// One sync_file_range that reached the fake.
+struct range_record {
+  off_t offset;
+  off_t length;
+  unsigned flags;
+};
+
 // One ring_write that reached the emulated ring.
 struct ring_write_record {
   int fd;
@@ -164,6 +171,8 @@ class fake_sys {
   const std::vector<int>& open_flags() const noexcept { return open_flags_; }
   // Every write submitted to the emulated ring, in order.
   const std::vector<ring_write_record>& ring_writes() const noexcept { return ring_writes_; }
+  // Every sync_file_range, in order.
+  const std::vector<range_record>& sync_file_ranges() const noexcept { return sync_file_ranges_; }
 
  private:
   struct plan {
@@ -246,6 +255,7 @@ class fake_sys {
   ring_options ring_options_;
   std::optional<ring_state> ring_;  // while the emulated ring is open
   std::vector<ring_write_record> ring_writes_;
+  std::vector<range_record> sync_file_ranges_;
 };
 
 }  // namespace sluice_test

@@ -64,9 +64,16 @@ TEST_F(uring_write_behind, the_engine_follows_the_options_and_the_ring) {
                 dir / "e", model,
                 {.buffer_size = 100, .caching = sluice::caching::no_cache, .write_behind = true}),
             write_behind_engine::thread);
+  // A sync at close starts each write's writeback on the page cache (the
+  // thread's job); direct I/O has none to start.
   EXPECT_EQ(write_through(dir / "f", model,
                           {.buffer_size = 100,
                            .durability = sluice::durability::all_on_close,
+                           .write_behind = true}),
+            write_behind_engine::thread);
+  EXPECT_EQ(write_through(dir / "g", model,
+                          {.durability = sluice::durability::all_on_close,
+                           .caching = sluice::caching::direct,
                            .write_behind = true}),
             write_behind_engine::io_uring);
 }

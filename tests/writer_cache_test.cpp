@@ -137,4 +137,64 @@ TEST_F(writer_cache, a_writeback_error_poisons_the_writer) {
   EXPECT_EQ(fake.calls(call::fdatasync), 0);
 }
 
+// Whether `ranges` start writeback only (no waiting) and cover [0, size)
+// one after another.
+void expect_contiguous_writeback(const std::vector<range_record>& ranges, std::uint64_t size) {
+  std::uint64_t covered = 0;
+  for (const range_record& r : ranges) {
+    EXPECT_EQ(r.flags, unsigned{SYNC_FILE_RANGE_WRITE}) << "a sync at close waits only there";
+    EXPECT_EQ(static_cast<std::uint64_t>(r.offset), covered);
+    covered += static_cast<std::uint64_t>(r.length);
+  }
+  EXPECT_EQ(covered, size);
+}
+
+TEST_F(writer_cache, a_writer_synced_at_close_starts_writeback_as_it_writes) {
+  using sluice::durability;
+  for (sluice::writer_options options :
+       {sluice::writer_options{.durability = durability::data_on_close},
+        sluice::writer_options{.durability = durability::all_on_close},
+        sluice::writer_options{.atomic_replace = true},
+        sluice::writer_options{.durability = durability::data_on_close, .write_behind = true}}) {
+    auto path = dir / "f";
+    fake_sys fake;
+    writer out(path, options);
+    write_big(out, 8 * mib);
+    out.flush();
+    EXPECT_EQ(out.write_behind_engine(), options.write_behind ? sluice::write_behind_engine::thread
+                                                              : sluice::write_behind_engine::none)
+        << "the thread starts each buffer's writeback";
+    EXPECT_EQ(fake.calls(call::fdatasync) + fake.calls(call::fsync), 0);
+    expect_contiguous_writeback(fake.sync_file_ranges(), 8 * mib);
+    out.close();
+    EXPECT_EQ(size_on_disk(path), 8 * mib);
+  }
+}
+
+TEST_F(writer_cache, writes_not_synced_at_close_or_synced_each_start_no_writeback) {
+  using sluice::durability;
+  for (sluice::writer_options options :
+       {sluice::writer_options{}, sluice::writer_options{.durability = durability::write_through}}) {
+    fake_sys fake;
+    writer out(dir / "f", options);
+    write_big(out, 4 * mib);
+    out.close();
+    EXPECT_EQ(fake.calls(call::sync_file_range), 0);
+  }
+}
+
+TEST_F(writer_cache, a_failed_early_writeback_is_a_sticky_error_and_replaces_nothing) {
+  auto path = dir / "f";
+  write_all(path, "old");
+  fake_sys fake;
+  writer out(path, {.atomic_replace = true});
+  fake.fail(call::sync_file_range, 2, EIO);
+  auto e = thrown([&] { write_big(out, 4 * mib); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EIO);
+  EXPECT_NE(std::string(e->what()).find("sync_file_range"), std::string::npos) << e->what();
+  EXPECT_TRUE(thrown([&] { out.close(); }));
+  EXPECT_EQ(read_all(path), "old");
+}
+
 }  // namespace

@@ -61,9 +61,14 @@ enum class durability {
   // the process, not a power loss. No sync.
   none,
   // close() returns after fdatasync: the data and the file's size are durable.
+  // So that close() does not wait for the whole file to reach the disk, the
+  // writeback of each MiB written starts as soon as it is written
+  // (sync_file_range, which waits for nothing; caching::normal only). A
+  // failure to start it (EIO) is a write error, thrown and sticky.
   data_on_close,
   // close() returns after fsync and, when the writer created the file, an
   // fsync of its directory: the file, its metadata and its name are durable.
+  // Writeback starts early as for data_on_close.
   all_on_close,
   // Every write to the OS (a full buffer, a gathered payload, flush(),
   // close()) is followed by fdatasync: what it handed over is durable when
@@ -133,7 +138,8 @@ struct writer_options {
   // unnamed O_TMPFILE where the filesystem has it, else one named
   // ".<name>.sluice-tmp-<8 hex digits>", the name a killed process may leave
   // behind); close() fsyncs it, renames it over the path and fsyncs the
-  // directory, whatever `durability` says. A writer destroyed without
+  // directory, whatever `durability` says; its writeback starts early as
+  // for durability::data_on_close. A writer destroyed without
   // close(), or whose close() fails before the rename, leaves the path
   // untouched and removes the temporary. The new file gets the replaced
   // file's permission bits (0666 for a new one), minus the umask. Only for
@@ -154,8 +160,9 @@ struct writer_options {
   // Two engines (write_behind_engine() says which one a writer has):
   // - io_uring, when sluice was built with liburing, the kernel lets the
   //   process open a ring, the file is a regular file, and nothing has to
-  //   follow each write (not durability::write_through nor
-  //   caching::no_cache): write_behind_depth writes in flight at once, from
+  //   follow each write (not durability::write_through, caching::no_cache,
+  //   nor a sync at close on the page cache, whose writeback starts after
+  //   each write): write_behind_depth writes in flight at once, from
   //   buffers allocated and registered once (plain writes where the kernel
   //   refuses to pin them, e.g. past RLIMIT_MEMLOCK); completions are reaped
   //   on the caller's thread when it hands over a buffer and all are taken,
@@ -167,7 +174,7 @@ struct writer_options {
   //   in order (on a pipe too); with write_through it syncs each buffer it writes (so a put()
   //   or write() that hands one over returns before it is durable; flush(),
   //   sync() and close() return after), with no_cache it starts and drops
-  //   each buffer's writeback. A ring that cannot be opened (no liburing, a
+  //   each buffer's writeback, with a sync at close it starts it. A ring that cannot be opened (no liburing, a
   //   seccomp policy or kernel that refuses io_uring) falls back to it
   //   silently.
   //
@@ -345,6 +352,8 @@ class writer {
   void write_blocks(std::size_t held);
   void after_write(std::uint64_t start, std::uint64_t length);
   void limit_cache(std::uint64_t start, std::uint64_t length);
+  bool writes_back_early() const noexcept;
+  void start_writeback_early(std::uint64_t end);
   void keep_unwritten(std::size_t held, std::uint64_t written) noexcept;
   void start_write_behind();
   void write_everything();
@@ -384,6 +393,7 @@ class writer {
     sluice::durability durability = sluice::durability::none;
     sluice::caching caching = sluice::caching::normal;
     std::uint64_t cached_from = 0;  // no_cache: where the part that may be cached begins
+    std::uint64_t written_back_to = 0;  // synced at close: where writeback was last started
     bool preallocated = false;
     bool sync_directory = false;  // all_on_close, and this writer created the file
     bool replacing = false;       // atomic_replace: target_ is a temporary
