@@ -171,12 +171,12 @@ struct writer_options {
   //   registration. This is where caching::direct gains: the device gets
   //   several O_DIRECT writes at once.
   // - otherwise, a background thread that writes the buffers one at a time,
-  //   in order (on a pipe too); with write_through it syncs each buffer it writes (so a put()
-  //   or write() that hands one over returns before it is durable; flush(),
-  //   sync() and close() return after), with no_cache it starts and drops
-  //   each buffer's writeback, with a sync at close it starts it. A ring that cannot be opened (no liburing, a
-  //   seccomp policy or kernel that refuses io_uring) falls back to it
-  //   silently.
+  //   in order (on a pipe too). With write_through it syncs each buffer it
+  //   writes (so a put() or write() that hands one over returns before it is
+  //   durable; flush(), sync() and close() return after); with no_cache it
+  //   starts and drops each buffer's writeback; with a sync at close it
+  //   starts it. A ring that cannot be opened (no liburing, a seccomp policy
+  //   or kernel that refuses io_uring) falls back to it silently.
   //
   // A failure is thrown by the next call that hands over a buffer or waits,
   // with the contract of every write error: the bytes not written are
@@ -392,7 +392,7 @@ class writer {
   struct modes {
     sluice::durability durability = sluice::durability::none;
     sluice::caching caching = sluice::caching::normal;
-    std::uint64_t cached_from = 0;  // no_cache: where the part that may be cached begins
+    std::uint64_t cached_from = 0;      // no_cache: where the part that may be cached begins
     std::uint64_t written_back_to = 0;  // synced at close: where writeback was last started
     bool preallocated = false;
     bool sync_directory = false;  // all_on_close, and this writer created the file
