@@ -9,13 +9,15 @@ namespace {
 
 constexpr std::uint64_t mib = 1024 * 1024;
 
-constexpr std::array<scenario, 8> all = {{
+constexpr std::array<scenario, 9> all = {{
     {"bytes", "one byte per call: stdio, iostreams, {fmt}, a hand buffer, sluice put", 32 * mib,
      make_bytes},
     {"text", "\"All work and no play...\" lines of a few pieces each", 64 * mib, make_text},
     {"convert",
      "binary records to XML: std::stringstream, fprintf, {fmt}, sluice print, fmt bridge, ostream",
      16 * mib, make_convert},
+    {"bin2text", "sluice-bin2text's conversion to XML, on 1 and every CPU, vs a {fmt} converter",
+     32 * mib, make_bin2text},
     {"gather", "many small pieces: write(2) each, writev, sluice writer and write_gather", 32 * mib,
      make_gather},
     {"large",

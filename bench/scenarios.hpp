@@ -23,6 +23,7 @@ std::span<const scenario> scenarios();
 std::vector<bench_case> make_bytes(std::uint64_t size);
 std::vector<bench_case> make_text(std::uint64_t size);
 std::vector<bench_case> make_convert(std::uint64_t size);
+std::vector<bench_case> make_bin2text(std::uint64_t size);
 std::vector<bench_case> make_gather(std::uint64_t size);
 std::vector<bench_case> make_large(std::uint64_t size);
 std::vector<bench_case> make_fragment(std::uint64_t size);

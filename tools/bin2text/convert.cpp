@@ -124,13 +124,11 @@ void write_tail(sluice::writer& out, const job& work) {
   if (work.format == format::xml) out.write("</records>\n");
 }
 
-// Head, records, tail into `out`, then close() (the rename of an atomic
-// replace).
+// Head, records, tail into `out`.
 void convert_to(sluice::writer& out, input_file& in, const job& work) {
   write_head(out, work);
   convert_all(in, out, work);
   write_tail(out, work);
-  out.close();
 }
 
 }  // namespace
@@ -142,15 +140,22 @@ format parse_format(std::string_view name) {
   throw std::invalid_argument("unknown format '" + std::string(name) + "' (xml, csv or jsonl)");
 }
 
+void convert(const job& work, sluice::writer& out) {
+  input_file in = open_input(work);
+  convert_to(out, in, work);
+}
+
 void run(const job& work) {
   input_file in = open_input(work);
   if (!to_stdout(work)) {
     sluice::writer out(work.output, {.atomic_replace = true});
-    return convert_to(out, in, work);
+    convert_to(out, in, work);
+    return out.close();  // the rename
   }
   // A pipe, a terminal or a file alike; close() leaves descriptor 1 open.
   sluice::writer out(sluice::file::borrow(STDOUT_FILENO, "standard output"));
   convert_to(out, in, work);
+  out.close();
 }
 
 }  // namespace bin2text

@@ -39,4 +39,9 @@ struct job {
 // naming the file ("standard output" for descriptor 1).
 void run(const job& work);
 
+// Writes job.input as job.format says (head, records, tail) to `out`, which
+// stays open; job.output is not used. Throws as run() does, before writing
+// anything if the input is not a whole number of records.
+void convert(const job& work, sluice::writer& out);
+
 }  // namespace bin2text
