@@ -190,11 +190,11 @@ void expect_same_lines(const std::filesystem::path& path, const std::vector<T>& 
 
 TEST_F(fmt_test, intercepted_float_specs_same_bytes_as_fmt) {
   expect_same_lines(
-      dir / "d", floating_values<double>(40000),
+      dir / "d", floating_values<double>(25000),
       [](sluice::writer& out, double v) { sluice::print(out, INTERCEPTED, v); },
       [](double v) { return fmt::format(INTERCEPTED, v); });
   expect_same_lines(
-      dir / "f", floating_values<float>(40000),
+      dir / "f", floating_values<float>(25000),
       [](sluice::writer& out, float v) { sluice::print(out, INTERCEPTED, v); },
       [](float v) { return fmt::format(INTERCEPTED, v); });
 }
