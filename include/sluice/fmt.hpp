@@ -45,7 +45,6 @@
 #include <fmt/compile.h>
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <cstddef>
 #include <iterator>
 #include <string_view>
