@@ -1,9 +1,11 @@
-// writer::print with a format (see <sluice/format.hpp>): std::to_chars into
-// reserve()d space, then padding in place.
+// writer::print with a format (see <sluice/format.hpp>): std::to_chars (or
+// fixed_exact) into reserve()d space, then padding in place.
 #include "sluice/format.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 
@@ -24,12 +26,60 @@ std::size_t lead_of(std::size_t gap, align where) noexcept {
 
 namespace {
 
+__extension__ typedef unsigned __int128 uint128;
+
+// Fixed notation with a precision of at most 9, the common case, exactly and
+// with far less work than std::to_chars: value = m * 2^e, so value *
+// 10^precision rounded to an integer (ties to even) is integer arithmetic in
+// 128 bits. Writes nothing and returns nullptr for the values it leaves to
+// std::to_chars: infinities, NaNs, 2^64 / 10^precision and more, and below
+// about 2^-67 (subnormals too).
+char* fixed_exact(char* text, double value, int precision) noexcept {
+  constexpr std::uint64_t powers_of_10[] = {1,      10,      100,      1000,      10000,
+                                            100000, 1000000, 10000000, 100000000, 1000000000};
+  if (precision > 9) return nullptr;
+  auto bits = std::bit_cast<std::uint64_t>(value);
+  int biased = static_cast<int>(bits >> 52 & 0x7ff);
+  std::uint64_t m = bits & ((std::uint64_t{1} << 52) - 1);
+  if (biased == 0x7ff) return nullptr;
+  if (biased != 0) m |= std::uint64_t{1} << 52;
+  int e = (biased == 0 ? 1 : biased) - 1075;
+  if (e > 11 || e < -120) return nullptr;
+  uint128 scaled = uint128{m} * powers_of_10[precision];
+  if (e >= 0) {
+    scaled <<= e;
+  } else {
+    uint128 rest = scaled & ((uint128{1} << -e) - 1), half = uint128{1} << (-e - 1);
+    scaled >>= -e;
+    if (rest > half || (rest == half && (scaled & 1) != 0)) ++scaled;
+  }
+  if (scaled > std::numeric_limits<std::uint64_t>::max()) return nullptr;
+  char digits[20];
+  int count = static_cast<int>(
+      std::to_chars(digits, digits + sizeof digits, static_cast<std::uint64_t>(scaled)).ptr -
+      digits);
+  // The digits with a point before the last `precision`, and zeros to make
+  // at least one before it and `precision` after.
+  int whole = count - precision;
+  if (bits >> 63) *text++ = '-';
+  if (whole <= 0) *text++ = '0';
+  text = std::copy(digits, digits + std::max(whole, 0), text);
+  if (precision == 0) return text;
+  *text++ = '.';
+  text = std::fill_n(text, std::max(-whole, 0), '0');
+  return std::copy(digits + std::max(whole, 0), digits + count, text);
+}
+
 template <class T>
 std::size_t format_floating_as(char* text, T value, const float_format& format) noexcept {
   char* last = text + float_room(format, sizeof(T) == sizeof(double));
   std::to_chars_result result;
   switch (format.style) {
     case float_style::fixed:
+      if (char* end = fixed_exact(text, value, format.precision)) {
+        result.ptr = end;
+        break;
+      }
       result = std::to_chars(text, last, value, std::chars_format::fixed, format.precision);
       break;
     case float_style::scientific:

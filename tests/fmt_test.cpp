@@ -3,12 +3,16 @@
 #include <fmt/os.h>
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cerrno>
+#include <cmath>
 #include <cstdint>
 #include <limits>
+#include <random>
 #include <sluice/fmt.hpp>
 #include <sluice/sluice.hpp>
 #include <string>
+#include <vector>
 
 #include "fake_sys.hpp"
 #include "test_support.hpp"
@@ -96,6 +100,125 @@ TEST_F(fmt_test, a_failed_write_throws_and_sticks) {
   EXPECT_EQ(again->code(), error->code());
   EXPECT_THROW(out.close(), std::system_error);
   EXPECT_EQ(fake.calls(call::pwritev), 1) << "a failed write was retried";
+}
+
+// Floating point values that test a formatter's rounding: specials, exact
+// ties, values near the decimal point, and random bit patterns (n of each of
+// the random kinds), of either sign.
+template <class T>
+std::vector<T> floating_values(std::size_t n) {
+  using bits = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>;
+  using limits = std::numeric_limits<T>;
+  constexpr int mantissa_bits = limits::digits;
+  std::vector<T> values = {0.0,   0.125, 0.375, 2.5,   0.5,  1.5,  9.5,  0.25,   0.05,
+                           999.5, 1e-5,  5e-4,  0.045, 1e15, 1e16, 1e17, 123.456};
+  values.insert(values.end(), {limits::infinity(), limits::quiet_NaN(), limits::denorm_min(),
+                               limits::min(), limits::max(), limits::epsilon()});
+  std::mt19937_64 random(12345);
+  auto uniform = [&random](std::uint64_t low, std::uint64_t high) {
+    return std::uniform_int_distribution<std::uint64_t>(low, high)(random);
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    values.push_back(std::bit_cast<T>(static_cast<bits>(random())));  // any bits, NaNs too
+    // Near the decimal point, where the digits kept and dropped both vary.
+    auto mantissa = static_cast<T>(uniform(1, (std::uint64_t{1} << mantissa_bits) - 1));
+    values.push_back(std::ldexp(mantissa, static_cast<int>(uniform(0, 140)) - 70 - mantissa_bits));
+    // An exact tie for some precision: odd / 2^k (a tie for .(k-1)f), or
+    // (10a + 5) * 10^s (a tie in e style).
+    auto odd =
+        static_cast<T>(uniform(0, (std::uint64_t{1} << uniform(0, mantissa_bits - 1)) - 1) | 1);
+    values.push_back(std::ldexp(odd, -static_cast<int>(uniform(1, 40))));
+    auto five = static_cast<T>((uniform(0, 100000) * 10 + 5) *
+                               static_cast<std::uint64_t>(std::pow(10, uniform(0, 9))));
+    values.push_back(five);
+  }
+  std::size_t positive = values.size();
+  for (std::size_t i = 0; i < positive; ++i) values.push_back(-values[i]);
+  return values;
+}
+
+// Prints each value with `print` (sluice::print) into a writer and `model`
+// (fmt::format, the same format string), a batch at a time, and expects the
+// same lines; reports the first value that differs.
+template <class T, class Print, class Model>
+void expect_same_lines(const std::filesystem::path& path, const std::vector<T>& values, Print print,
+                       Model model) {
+  constexpr std::size_t batch = 4096;
+  for (std::size_t first = 0; first < values.size(); first += batch) {
+    std::size_t last = std::min(values.size(), first + batch);
+    std::string expected;
+    {
+      sluice::writer out(path);
+      for (std::size_t i = first; i < last; ++i) {
+        print(out, values[i]);
+        expected += model(values[i]);
+      }
+      out.close();
+    }
+    std::string got = read_all(path);
+    if (got == expected) continue;
+    std::size_t line_start = 0;
+    for (std::size_t i = first; i < last; ++i) {
+      std::size_t end = expected.find('\n', line_start) + 1;
+      std::string_view want(expected.data() + line_start, end - line_start);
+      if (std::string_view(got).substr(line_start, want.size()) != want) {
+        ADD_FAILURE() << "value " << fmt::format("{:a}", values[i]) << "\nfmt:    " << want
+                      << "sluice: "
+                      << got.substr(line_start, got.find('\n', line_start) + 1 - line_start);
+        return;
+      }
+      line_start = end;
+    }
+    ADD_FAILURE() << "the batch differs after its last line";
+    return;
+  }
+}
+
+// The specs sluice::print writes itself (".<precision>f" and ".<precision>e").
+#define INTERCEPTED                                                                    \
+  "{0:.0f} {0:.1f} {0:.2f} {0:.3f} {0:.6f} {0:.9f} {0:.17f} {0:.03f} {0:.0e} {0:.1e} " \
+  "{0:.2e} {0:.3e} {0:.6e} {0:.9e} {0:.16e} {0:.25e}\n"
+// The same at long precisions, up to the largest sluice::print takes (.200f,
+// .496e; a float .470f) and past them.
+#define LONG_PRECISIONS \
+  "{0:.40f} {0:.99f} {0:.200f} {0:.201f} {0:.470f} {0:.471f} {0:.60e} {0:.496e} {0:.497e}\n"
+// Specs that go to {fmt}'s own formatter. ('%' does not exist in {fmt} 9.)
+#define NOT_INTERCEPTED                                                                  \
+  "{0} {0:10.3f} {0:<12.2e} {0:*^14.1f} {0:+.3f} {0: .3e} {0:#.0f} {0:#.0e} {0:010.3f} " \
+  "{0:.3} {0:g} {0:.6g} {0:.17g} {0:a} {0:.3a} {0:.3F} {0:.3E} {0:f} {0:e} {0:.3Lf} "    \
+  "{0:.{1}f} {0:.{1}e}\n"
+
+TEST_F(fmt_test, intercepted_float_specs_same_bytes_as_fmt) {
+  expect_same_lines(
+      dir / "d", floating_values<double>(25000),
+      [](sluice::writer& out, double v) { sluice::print(out, INTERCEPTED, v); },
+      [](double v) { return fmt::format(INTERCEPTED, v); });
+  expect_same_lines(
+      dir / "f", floating_values<float>(25000),
+      [](sluice::writer& out, float v) { sluice::print(out, INTERCEPTED, v); },
+      [](float v) { return fmt::format(INTERCEPTED, v); });
+}
+
+TEST_F(fmt_test, long_precisions_same_bytes_as_fmt) {
+  expect_same_lines(
+      dir / "d", floating_values<double>(1000),
+      [](sluice::writer& out, double v) { sluice::print(out, LONG_PRECISIONS, v); },
+      [](double v) { return fmt::format(LONG_PRECISIONS, v); });
+  expect_same_lines(
+      dir / "f", floating_values<float>(1000),
+      [](sluice::writer& out, float v) { sluice::print(out, LONG_PRECISIONS, v); },
+      [](float v) { return fmt::format(LONG_PRECISIONS, v); });
+}
+
+TEST_F(fmt_test, other_float_specs_same_bytes_as_fmt) {
+  expect_same_lines(
+      dir / "d", floating_values<double>(5000),
+      [](sluice::writer& out, double v) { sluice::print(out, NOT_INTERCEPTED, v, 4); },
+      [](double v) { return fmt::format(NOT_INTERCEPTED, v, 4); });
+  expect_same_lines(
+      dir / "f", floating_values<float>(5000),
+      [](sluice::writer& out, float v) { sluice::print(out, NOT_INTERCEPTED, v, 4); },
+      [](float v) { return fmt::format(NOT_INTERCEPTED, v, 4); });
 }
 
 }  // namespace

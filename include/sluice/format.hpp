@@ -18,11 +18,13 @@
 //   w.print("name", sluice::pad(8, ' ', sluice::align::left));  // "name    "
 //
 // Cost: the text is made in the writer's buffer itself (std::to_chars into
-// reserve()d space, then commit), never in a temporary string; padding moves
-// it there in place. A format is a small value, cheap to copy and constexpr.
-// Nothing here allocates or throws, except writer calls that flush a full
-// buffer (their errors are the writer's, see <sluice/writer.hpp>) and
-// base() given a base outside 2..36 (std::invalid_argument).
+// reserve()d space, then commit; fixed with a precision up to 9, the common
+// case, by exact integer arithmetic instead, several times faster), never in
+// a temporary string; padding moves it there in place. A format is a small
+// value, cheap to copy and constexpr. Nothing here allocates or throws,
+// except writer calls that flush a full buffer (their errors are the
+// writer's, see <sluice/writer.hpp>) and base() given a base outside 2..36
+// (std::invalid_argument).
 //
 // Text forms:
 // - integers in a base other than 10 are lowercase (hex_upper: uppercase),
