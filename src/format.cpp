@@ -31,13 +31,14 @@ __extension__ typedef unsigned __int128 uint128;
 // Fixed notation with a precision of at most 9, the common case, exactly and
 // with far less work than std::to_chars: value = m * 2^e, so value *
 // 10^precision rounded to an integer (ties to even) is integer arithmetic in
-// 128 bits. Writes nothing and returns nullptr for the values it leaves to
-// std::to_chars: infinities, NaNs, 2^64 / 10^precision and more, and below
-// about 2^-67 (subnormals too).
+// 128 bits. Writes nothing and returns nullptr for what it leaves to
+// std::to_chars: a precision outside 0..9, infinities, NaNs, values of
+// 2^64 / 10^precision and more, and values below about 2^-67 (subnormals
+// too).
 char* fixed_exact(char* text, double value, int precision) noexcept {
   constexpr std::uint64_t powers_of_10[] = {1,      10,      100,      1000,      10000,
                                             100000, 1000000, 10000000, 100000000, 1000000000};
-  if (precision > 9) return nullptr;
+  if (precision < 0 || precision > 9) return nullptr;
   auto bits = std::bit_cast<std::uint64_t>(value);
   int biased = static_cast<int>(bits >> 52 & 0x7ff);
   std::uint64_t m = bits & ((std::uint64_t{1} << 52) - 1);
