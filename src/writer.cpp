@@ -315,7 +315,8 @@ void writer::write_buffer_and(const char* data, std::size_t size) {
 
 // What durability and caching ask after [start, start + length) was written.
 // Runs on the background thread for the buffers handed to it, so it touches
-// nothing but target_ and modes_.cached_from.
+// nothing but target_, modes_.cached_from and modes_.written_back_to; the
+// caller's thread runs it only after drain(), when that thread is idle.
 void writer::after_write(std::uint64_t start, std::uint64_t length) {
   if (modes_.durability == durability::write_through) target_.sync_data();
   if (modes_.caching == caching::no_cache) limit_cache(start, length);

@@ -221,4 +221,32 @@ TEST_F(fmt_test, other_float_specs_same_bytes_as_fmt) {
       [](float v) { return fmt::format(NOT_INTERCEPTED, v, 4); });
 }
 
+// Which formatter sluice::print's float wrapper hands `spec` (what follows
+// the ':' of a replacement field, its '}' included) to.
+template <class T>
+auto route(const char* spec) {
+  fmt::formatter<sluice::detail::fmt_floating<T>> formatter;
+  fmt::format_parse_context context(spec);
+  formatter.parse(context);
+  return formatter.how;
+}
+
+TEST(fmt_bridge, only_a_bare_precision_with_f_or_e_is_written_by_sluice) {
+  using routes = fmt::formatter<sluice::detail::fmt_floating<double>>;
+  EXPECT_EQ(route<double>(".3f}"), routes::by_sluice);
+  EXPECT_EQ(route<float>(".6e}"), routes::by_sluice);
+  EXPECT_EQ(route<double>(".0f}"), routes::by_sluice);
+  EXPECT_EQ(route<double>("}"), routes::plain);
+  for (const char* spec : {">8.3f}", ".3}", ".3F}", "+.3f}", ".{}f}", "f}", ".3g}", ".201f}"})
+    EXPECT_EQ(route<double>(spec), routes::by_fmt) << spec;
+}
+
+TEST_F(fmt_test, automatic_argument_numbers_reach_the_same_bytes) {
+  sluice::writer out(dir / "a");
+  sluice::print(out, "{:.3f} {} {:.2e} {:>9.1f}\n", 2.0625, 7, 1234.5f, -0.25);
+  out.close();
+  EXPECT_EQ(read_all(dir / "a"),
+            fmt::format("{:.3f} {} {:.2e} {:>9.1f}\n", 2.0625, 7, 1234.5f, -0.25));
+}
+
 }  // namespace

@@ -64,7 +64,8 @@ enum class durability {
   // So that close() does not wait for the whole file to reach the disk, the
   // writeback of each MiB written starts as soon as it is written
   // (sync_file_range, which waits for nothing; caching::normal only). A
-  // failure to start it (EIO) is a write error, thrown and sticky.
+  // failure to start it (EIO) is thrown as a std::system_error naming
+  // sync_file_range, and sticks.
   data_on_close,
   // close() returns after fsync and, when the writer created the file, an
   // fsync of its directory: the file, its metadata and its name are durable.

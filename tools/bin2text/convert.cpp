@@ -20,9 +20,11 @@
 namespace bin2text {
 namespace {
 
-// Input per chunk: small enough that every thread has several in a modest
-// file, large enough that handing one over costs nothing next to its text.
-constexpr std::size_t chunk_bytes = 256 * 1024;
+// A chunk's block (its input and the room its text may need): small enough
+// that every thread has several in a modest file and memory stays a few
+// blocks per thread, large enough that handing one over costs nothing next
+// to making it.
+constexpr std::size_t block_bytes = 4 * 1024 * 1024;
 constexpr std::uint64_t progress_from = 64 * 1024 * 1024;
 
 // An input file, its size checked against the record size.
@@ -87,7 +89,8 @@ unsigned formatting_threads(unsigned asked) {
 void convert_all(input_file& in, sluice::writer& out, const job& work) {
   const record_text text(work.layout, work.format, work.big_endian);
   const std::size_t record = work.layout.record_size;
-  const std::uint64_t per_chunk = std::max<std::size_t>(1, chunk_bytes / record);
+  const std::uint64_t per_chunk =
+      std::max<std::size_t>(1, block_bytes / (text.max_size() + record));
   const std::uint64_t records = in.size / record;
   const auto chunks = static_cast<std::size_t>((records + per_chunk - 1) / per_chunk);
   auto produce = [&](std::size_t chunk, block& made) {

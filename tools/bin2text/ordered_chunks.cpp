@@ -47,6 +47,8 @@ class pipeline {
         s.error = std::current_exception();
       }
       lock.lock();
+      // The chunks before this one were all taken, so they still complete.
+      if (s.error) stopped_ = true;
       s.ready = true;
       slot_ready_.notify_one();
     }
@@ -104,7 +106,8 @@ void for_each_chunk_in_order(std::size_t chunks, unsigned threads, const produce
       workers.clear();
     }
   } guard{line, workers};
-  for (unsigned i = 0; i < std::max(threads, 1u); ++i)
+  std::size_t wanted = std::min<std::size_t>(std::max(threads, 1u), chunks);
+  for (std::size_t i = 0; i < wanted; ++i)
     workers.emplace_back([&line, &produce] { line.work(produce); });
   line.consume_all(consume);
 }

@@ -23,11 +23,12 @@ using consume_chunk = std::function<void(std::size_t chunk, const block& text)>;
 // Calls produce(k, block) for every k in [0, chunks) on `threads` worker
 // threads, and consume(k, block) on the calling thread for k = 0, 1, ... in
 // order, each as soon as its block is made. At most 2 * threads blocks exist
-// at once, each reused: memory is bounded whatever `chunks` is. An exception
-// from produce is rethrown here when its chunk's turn comes (the chunks
-// before it are consumed first); one from consume is rethrown at once. Either
-// way no further chunk is started, and the workers are joined before this
-// returns or throws.
+// at once, each reused: memory is bounded whatever `chunks` is. No more
+// threads start than there are chunks. An exception from produce is rethrown
+// here when its chunk's turn comes (the chunks before it are consumed first);
+// one from consume is rethrown at once. Either way no chunk is started once
+// the failure is known (those under way finish), and the workers are joined
+// before this returns or throws.
 void for_each_chunk_in_order(std::size_t chunks, unsigned threads, const produce_chunk& produce,
                              const consume_chunk& consume);
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <stdexcept>
 
 namespace bin2text {
 namespace {
@@ -88,6 +89,7 @@ std::string text_after(format form) {
 
 record_text::record_text(const schema& layout, format form, bool big_endian)
     : after_(text_after(form)), form_(form), big_endian_(big_endian), max_size_(after_.size()) {
+  if (layout.fields.empty()) throw std::invalid_argument("a record needs at least one field");
   for (std::size_t i = 0; i < layout.fields.size(); ++i) {
     steps_.push_back({text_before(form, i, layout.fields[i].name), layout.fields[i]});
     max_size_ += steps_.back().before.size() + value_room;

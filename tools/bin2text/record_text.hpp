@@ -16,6 +16,8 @@ namespace bin2text {
 // allocates, throws or checks bounds per field.
 class record_text {
  public:
+  // Throws std::invalid_argument for a layout without fields (parse_schema
+  // never makes one).
   record_text(const schema& layout, format form, bool big_endian);
 
   // The most bytes one record's text can take.
