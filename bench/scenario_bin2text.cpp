@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "io.hpp"
+#include "records.hpp"
 #include "scenarios.hpp"
 #include "units.hpp"
 
@@ -31,18 +32,9 @@
 namespace sluice::bench {
 namespace {
 
-constexpr std::size_t record_size = 4 + 8 + 4 + 8 + 2;
 constexpr std::string_view head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<records>\n";
 constexpr std::string_view tail = "</records>\n";
 constexpr const char* schema = "id:i32,ts:i64,x:f32,y:f64,flags:u16";
-
-struct record {
-  std::int32_t id;
-  std::int64_t ts;
-  float x;
-  double y;
-  std::uint16_t flags;
-};
 
 // The binary input, in a temporary file removed with the case.
 class input_file {
@@ -69,13 +61,6 @@ class input_file {
 using shared_input = std::shared_ptr<const input_file>;
 
 template <class T>
-void store(std::vector<unsigned char>& bytes, T value) {
-  unsigned char raw[sizeof value];
-  std::memcpy(raw, &value, sizeof value);
-  bytes.insert(bytes.end(), raw, raw + sizeof value);
-}
-
-template <class T>
 std::size_t text_size(T value) {
   char text[64];
   return static_cast<std::size_t>(std::to_chars(text, text + sizeof text, value).ptr - text);
@@ -98,11 +83,7 @@ std::pair<std::vector<unsigned char>, std::uint64_t> make_records(std::uint64_t 
   std::uint64_t xml = head.size() + tail.size();
   for (std::uint64_t i = 0; xml < requested; ++i) {
     record r = make_record(i);
-    store(bytes, r.id);
-    store(bytes, r.ts);
-    store(bytes, r.x);
-    store(bytes, r.y);
-    store(bytes, r.flags);
+    append_record(bytes, r);
     xml += std::string_view("<record id=\"\" ts=\"\" x=\"\" y=\"\" flags=\"\"/>\n").size() +
            text_size(r.id) + text_size(r.ts) + text_size(r.x) + text_size(r.y) + text_size(r.flags);
   }
@@ -110,13 +91,6 @@ std::pair<std::vector<unsigned char>, std::uint64_t> make_records(std::uint64_t 
 }
 
 #ifdef SLUICE_BENCH_HAVE_FMT
-template <class T>
-T load(const unsigned char* at) {
-  T value;
-  std::memcpy(&value, at, sizeof value);  // the machine is little-endian, as the records
-  return value;
-}
-
 // The converter a {fmt} user writes for this schema: the file read 256 KiB
 // of records at a time, one print per record.
 void run_fmt_converter(const target& t, const shared_input& in) {
@@ -127,10 +101,11 @@ void run_fmt_converter(const target& t, const shared_input& in) {
   write_with_fmt(t, [&](fmt::ostream& out) {
     out.print("{}", head);
     while (std::size_t got = std::fread(chunk.data(), 1, chunk.size(), source)) {
-      for (const unsigned char* at = chunk.data(); at < chunk.data() + got; at += record_size)
-        out.print("<record id=\"{}\" ts=\"{}\" x=\"{}\" y=\"{}\" flags=\"{}\"/>\n",
-                  load<std::int32_t>(at), load<std::int64_t>(at + 4), load<float>(at + 12),
-                  load<double>(at + 16), load<std::uint16_t>(at + 24));
+      for (const unsigned char* at = chunk.data(); at < chunk.data() + got; at += record_size) {
+        record r = decode_record(at);
+        out.print("<record id=\"{}\" ts=\"{}\" x=\"{}\" y=\"{}\" flags=\"{}\"/>\n", r.id, r.ts, r.x,
+                  r.y, r.flags);
+      }
     }
     out.print("{}", tail);
   });

@@ -21,23 +21,15 @@
 #endif
 
 #include "io.hpp"
+#include "records.hpp"
 #include "scenarios.hpp"
 #include "units.hpp"
 
 namespace sluice::bench {
 namespace {
 
-constexpr std::size_t record_size = 4 + 8 + 4 + 8 + 2;
 constexpr std::string_view head = "<records>\n";
 constexpr std::string_view tail = "</records>\n";
-
-struct record {
-  std::int32_t id;
-  std::int64_t ts;
-  float x;
-  double y;
-  std::uint16_t flags;
-};
 
 // The binary input: `count` packed records.
 struct input {
@@ -46,23 +38,10 @@ struct input {
 };
 using shared_input = std::shared_ptr<const input>;
 
-template <class T>
-T load(const unsigned char* at) {
-  T value;
-  std::memcpy(&value, at, sizeof value);  // the machine is little-endian, as the records
-  return value;
-}
-
-record decode(const input& in, std::size_t i) {
-  const unsigned char* at = in.bytes.data() + i * record_size;
-  return {load<std::int32_t>(at), load<std::int64_t>(at + 4), load<float>(at + 12),
-          load<double>(at + 16), load<std::uint16_t>(at + 24)};
-}
-
 // Calls each(record) for every record of the input.
 template <class Each>
 void for_each_record(const input& in, Each&& each) {
-  for (std::size_t i = 0; i < in.count; ++i) each(decode(in, i));
+  for (std::size_t i = 0; i < in.count; ++i) each(decode_record(in.bytes.data() + i * record_size));
 }
 
 // The original converter: a std::stringstream per record, its str() to a
@@ -157,13 +136,6 @@ std::size_t element_size(const record& r) {
       r.id, r.ts, static_cast<double>(r.x), r.y, static_cast<unsigned>(r.flags)));
 }
 
-template <class T>
-void store(std::vector<unsigned char>& bytes, T value) {
-  unsigned char raw[sizeof value];
-  std::memcpy(raw, &value, sizeof value);
-  bytes.insert(bytes.end(), raw, raw + sizeof value);
-}
-
 // Records of varied values until their XML reaches `requested` bytes.
 std::pair<shared_input, std::uint64_t> make_input(std::uint64_t requested) {
   auto in = std::make_shared<input>();
@@ -174,11 +146,7 @@ std::pair<shared_input, std::uint64_t> make_input(std::uint64_t requested) {
              static_cast<float>(i * 7919 % 100000) / 64.0f - 500.0f,
              static_cast<double>(i * 104729 % 1000003) / 1024.0 - 400.0,
              static_cast<std::uint16_t>(i * 31)};
-    store(in->bytes, r.id);
-    store(in->bytes, r.ts);
-    store(in->bytes, r.x);
-    store(in->bytes, r.y);
-    store(in->bytes, r.flags);
+    append_record(in->bytes, r);
     xml += element_size(r);
     ++in->count;
   }
