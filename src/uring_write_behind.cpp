@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <mutex>
 #include <utility>
+#include <vector>
 
 #include "sluice/detail/sys.hpp"
 #include "sluice/error.hpp"
@@ -16,6 +18,20 @@ namespace {
 
 // One submission writes at most this much; a larger buffer is continued.
 constexpr std::size_t largest_write = std::size_t(1) << 30;
+
+// Keeps a buffer the kernel may still write from (waiting for its write
+// failed) for the life of the process: never freed, never reused, and
+// still reachable, so that a leak checker does not report it.
+void abandon(owned_buffer buffer) noexcept {
+  static std::mutex guard;
+  static auto* kept = new std::vector<owned_buffer>;  // never destroyed
+  std::lock_guard lock(guard);
+  try {
+    kept->push_back(std::move(buffer));
+  } catch (...) {
+    (void)buffer.data.release();  // no memory to remember it: lost all the same
+  }
+}
 
 }  // namespace
 
@@ -62,10 +78,10 @@ void uring_write_behind::register_buffers() {
 
 uring_write_behind::~uring_write_behind() {
   while (in_flight_ > 0 && !lost_) reap_one();
-  // The kernel may still write from these: better lost than reused.
+  // The kernel may still write from these: better kept than reused.
   if (lost_)
     for (job& j : jobs_)
-      if (j.now == state::failed) (void)j.buffer.data.release();
+      if (j.now == state::failed) abandon(std::move(j.buffer));
   sys().ring_close(ring_);
 }
 

@@ -294,6 +294,31 @@ void expect_prefix_after_failure_in_flight(const std::filesystem::path& path, in
   EXPECT_EQ(read_all(path), model.substr(0, written));
 }
 
+// Waiting for completions fails: no write in flight can be known to be
+// over, so each counts as failed, from the first byte of the first; their
+// buffers are kept, never reused, and the writer holds every byte again.
+TEST_F(uring_write_behind, a_failed_wait_fails_every_write_in_flight) {
+  auto path = dir / "out";
+  std::string model = pattern(250);
+  fake_sys fake;
+  fake.emulate_ring({.deferred = true});
+  fake.fail(call::ring_wait, 1, EBADF);
+  writer out(path, behind);
+  auto e = thrown<sluice::write_error>([&] {
+    put_all(out, model);  // two buffers in flight, 50 bytes buffered
+    out.flush();
+  });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EBADF);
+  EXPECT_EQ(e->offset(), 0u);
+  EXPECT_EQ(fake.ring_writes().size(), 2u);
+  EXPECT_EQ(out.tell(), 250u);
+  EXPECT_EQ(out.buffered(), 250u) << "every byte in flight is the writer's again";
+  EXPECT_EQ(out.write_behind_engine(), write_behind_engine::none);
+  EXPECT_TRUE(thrown<sluice::write_error>([&] { out.close(); }));
+  EXPECT_EQ(read_all(path), "");
+}
+
 TEST_F(uring_write_behind, a_failure_with_a_later_write_landed_leaves_exactly_a_prefix) {
   for (int error : {ENOSPC, EIO})
     for (std::size_t written : {0, 30})
