@@ -174,7 +174,8 @@ TEST_F(writer_cache, a_writer_synced_at_close_starts_writeback_as_it_writes) {
 TEST_F(writer_cache, writes_not_synced_at_close_or_synced_each_start_no_writeback) {
   using sluice::durability;
   for (sluice::writer_options options :
-       {sluice::writer_options{}, sluice::writer_options{.durability = durability::write_through}}) {
+       {sluice::writer_options{},
+        sluice::writer_options{.durability = durability::write_through}}) {
     fake_sys fake;
     writer out(dir / "f", options);
     write_big(out, 4 * mib);
