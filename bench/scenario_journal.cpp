@@ -53,18 +53,19 @@ void check_raw(const char* dir, const journal_work& work) {
   check.finish();
 }
 
-// Each transaction: 100 appends, then commit of the last lsn.
+// Each transaction: its 100 records appended at once (as the peers' one
+// WriteBatch), then commit of the last lsn.
 void run_sluice(const char* dir, const journal_work& work, int threads, unsigned syncs,
                 journal_log& log) {
   auto journal = sluice::journal::open(dir, {.concurrent_syncs = syncs});
   auto commit = [&](std::size_t t) {
-    char record[journal_record_size];
-    std::uint64_t lsn = 0;
+    char records[journal_records][journal_record_size];
+    std::span<const std::byte> batch[journal_records];
     for (std::size_t r = 0; r < journal_records; ++r) {
-      work.record(t, r, record);
-      lsn = journal.append(std::as_bytes(std::span(record)));
+      work.record(t, r, records[r]);
+      batch[r] = std::as_bytes(std::span(records[r]));
     }
-    journal.commit(lsn);
+    journal.commit(journal.append(std::span<const std::span<const std::byte>>(batch)));
   };
   run_transactions(work, threads, commit, log);
   journal.close();

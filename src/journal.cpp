@@ -23,6 +23,14 @@ detail::journal_state& usable(const std::unique_ptr<detail::journal_state>& stat
   return *state;
 }
 
+// EMSGSIZE for a record beyond max_record_size.
+void check_record_size(const detail::journal_state& s, std::size_t size) {
+  if (size <= journal::max_record_size) return;
+  throw std::system_error(EMSGSIZE, std::generic_category(),
+                          detail::describe("append to journal", s.dir.native()) + ": " +
+                              std::to_string(size) + " bytes, more than the 64 MiB limit");
+}
+
 void start_new_segment(detail::journal_state& s, std::uint64_t number) {
   detail::use_tail(s,
                    detail::create_segment(s.dir, number, s.next_lsn, s.options.segment_size,
@@ -97,15 +105,21 @@ journal journal::open(const std::filesystem::path& dir, journal_options options)
 
 std::uint64_t journal::append(std::span<const std::byte> bytes) {
   detail::journal_state& s = usable(state_, "append to");
-  if (bytes.size() > max_record_size)
-    throw std::system_error(EMSGSIZE, std::generic_category(),
-                            detail::describe("append to journal", s.dir.native()) + ": " +
-                                std::to_string(bytes.size()) +
-                                " bytes, more than the 64 MiB limit");
+  check_record_size(s, bytes.size());
   std::lock_guard lock(s.mutex);
   detail::check_usable(s, "append to journal");
   detail::encode_record(s.pending, s.next_lsn, s.durable_end, bytes);
   return s.next_lsn++;
+}
+
+std::uint64_t journal::append(std::span<const std::span<const std::byte>> records) {
+  detail::journal_state& s = usable(state_, "append to");
+  for (std::span<const std::byte> bytes : records) check_record_size(s, bytes.size());
+  std::lock_guard lock(s.mutex);
+  detail::check_usable(s, "append to journal");
+  for (std::span<const std::byte> bytes : records)
+    detail::encode_record(s.pending, s.next_lsn++, s.durable_end, bytes);
+  return s.next_lsn - 1;
 }
 
 void journal::commit(std::uint64_t lsn) {

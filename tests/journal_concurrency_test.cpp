@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <sluice/sluice.hpp>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -92,6 +93,40 @@ TEST_F(journal_concurrency, many_threads_append_and_commit_without_loss_or_reord
   for (const auto& record : records) {
     ASSERT_EQ(record.lsn, lsn++);
     EXPECT_EQ(record.data, by_lsn[record.lsn]);
+  }
+}
+
+TEST_F(journal_concurrency, a_batch_appended_alongside_others_keeps_its_lsns_together) {
+  constexpr int threads = 6;
+  constexpr int batches = 40;
+  constexpr int per_batch = 10;
+  {
+    auto log = journal::open(dir.path(), {.segment_size = 16 * 1024});
+    std::vector<std::thread> writers;
+    for (int t = 0; t < threads; ++t)
+      writers.emplace_back([&log, t] {
+        for (int b = 0; b < batches; ++b) {
+          std::vector<std::string> texts;
+          for (int r = 0; r < per_batch; ++r)
+            texts.push_back(std::to_string(t) + " " + std::to_string(b) + " " + std::to_string(r));
+          std::vector<std::span<const std::byte>> batch;
+          for (const std::string& text : texts) batch.push_back(bytes_of(text));
+          std::uint64_t last = log.append(batch);
+          if (b % 4 == 0) log.commit(last);
+        }
+      });
+    for (auto& w : writers) w.join();
+    log.close();
+  }
+  auto log = journal::open(dir.path(), {.segment_size = 16 * 1024});
+  auto records = read_records(log);
+  ASSERT_EQ(records.size(), std::size_t{threads * batches * per_batch});
+  // Every run of per_batch records is one batch: one thread's, in order.
+  for (std::size_t at = 0; at < records.size(); at += per_batch) {
+    std::string owner = records[at].data.substr(0, records[at].data.rfind(' '));
+    for (int r = 0; r < per_batch; ++r)
+      ASSERT_EQ(records[at + r].data, owner + " " + std::to_string(r))
+          << "lsn " << records[at + r].lsn;
   }
 }
 

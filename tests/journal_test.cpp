@@ -7,6 +7,7 @@
 #include <cstring>
 #include <fstream>
 #include <sluice/sluice.hpp>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -102,6 +103,38 @@ TEST_F(journal_basic, a_record_over_the_limit_is_refused_and_nothing_is_appended
   EXPECT_EQ(e->code().value(), EMSGSIZE);
   EXPECT_EQ(log.next_lsn(), 1u);
   EXPECT_EQ(log.write(bytes_of("fine")), 1u);
+}
+
+// The spans of `texts`, as a batch for append().
+std::vector<std::span<const std::byte>> batch_of(const std::vector<std::string>& texts) {
+  std::vector<std::span<const std::byte>> batch;
+  for (const std::string& text : texts) batch.push_back(bytes_of(text));
+  return batch;
+}
+
+TEST_F(journal_basic, a_batch_takes_consecutive_lsns_and_reads_back_in_order) {
+  auto log = journal::open(dir.path(), small_segments);
+  write_records(log, 1, 3);
+  std::vector<std::string> texts;
+  for (std::uint64_t i = 4; i <= 80; ++i) texts.push_back(payload(i));  // past a segment
+  std::uint64_t last = log.append(batch_of(texts));
+  EXPECT_EQ(last, 80u);
+  log.commit(last);
+  EXPECT_EQ(read_records(log), expected_records(1, 80));
+  EXPECT_EQ(log.append(batch_of({})), 80u) << "an empty batch appends nothing";
+  EXPECT_EQ(log.next_lsn(), 81u);
+}
+
+TEST_F(journal_basic, a_batch_with_a_record_over_the_limit_appends_none_of_it) {
+  auto log = journal::open(dir.path());
+  std::vector<std::byte> huge(journal::max_record_size + 1);
+  std::string fine = "fine";
+  std::span<const std::byte> batch[] = {bytes_of(fine), huge, bytes_of(fine)};
+  auto e = thrown([&] { log.append(std::span<const std::span<const std::byte>>(batch)); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EMSGSIZE);
+  EXPECT_EQ(log.next_lsn(), 1u);
+  EXPECT_EQ(log.write(bytes_of(fine)), 1u);
 }
 
 TEST_F(journal_basic, appended_records_are_read_only_once_committed) {

@@ -24,6 +24,7 @@
 //   for (auto record : log.read_from(1)) replay(record.lsn, record.data);
 //   std::uint64_t lsn = log.append(std::as_bytes(std::span(change)));
 //   log.commit(lsn);                       // durable from here on
+//   log.commit(log.append(pieces));  // several records at once (spans of bytes)
 //   log.write(std::as_bytes(std::span(other)));  // append + commit
 //   log.truncate_before(checkpoint_lsn);   // drop old segments
 //   log.close();
@@ -158,6 +159,12 @@ class journal {
   // memory; no system call; not durable until commit(). Throws EMSGSIZE
   // beyond max_record_size (nothing appended), or a poisoning error.
   std::uint64_t append(std::span<const std::byte> bytes);
+
+  // Appends each of `records`, in order, with consecutive lsns, under one
+  // take of the lock (a transaction's records, like a WriteBatch); returns
+  // the last lsn (next_lsn() - 1 if `records` is empty). The same errors as
+  // append(), checked for every record before any is appended.
+  std::uint64_t append(std::span<const std::span<const std::byte>> records);
 
   // Returns once every record with an lsn up to `lsn` is durable. Either
   // returns at once (already durable), waits for the sync that covers it,
