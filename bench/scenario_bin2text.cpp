@@ -14,7 +14,6 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
-#include <stdexcept>
 #include <string>
 #include <system_error>
 #include <thread>
@@ -42,12 +41,13 @@ class input_file {
   explicit input_file(const std::vector<unsigned char>& bytes) {
     auto pattern =
         (std::filesystem::temp_directory_path() / "sluice-bench-records-XXXXXX").native();
-    int fd = ::mkstemp(pattern.data());
+    int fd = ::mkstemp(pattern.data());  // a fresh name
     if (fd < 0) throw std::system_error(errno, std::generic_category(), "mkstemp " + pattern);
-    path_ = pattern;
-    bool written = ::write(fd, bytes.data(), bytes.size()) == static_cast<ssize_t>(bytes.size());
     ::close(fd);
-    if (!written) throw std::runtime_error("cannot write " + path_);
+    path_ = pattern;
+    raw_file out(path_.c_str());
+    out.write_all(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    out.finish(false);
   }
   input_file(const input_file&) = delete;
   input_file& operator=(const input_file&) = delete;

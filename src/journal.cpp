@@ -104,12 +104,7 @@ journal journal::open(const std::filesystem::path& dir, journal_options options)
 }
 
 std::uint64_t journal::append(std::span<const std::byte> bytes) {
-  detail::journal_state& s = usable(state_, "append to");
-  check_record_size(s, bytes.size());
-  std::lock_guard lock(s.mutex);
-  detail::check_usable(s, "append to journal");
-  detail::encode_record(s.pending, s.next_lsn, s.durable_end, bytes);
-  return s.next_lsn++;
+  return append(std::span<const std::span<const std::byte>>(&bytes, 1));
 }
 
 std::uint64_t journal::append(std::span<const std::span<const std::byte>> records) {

@@ -28,8 +28,7 @@ struct slot {
 // The shared state: which chunk is next to start, how many are consumed.
 class pipeline {
  public:
-  pipeline(std::size_t chunks, unsigned threads)
-      : chunks_(chunks), slots_(2 * std::size_t{std::max(threads, 1u)}) {}
+  pipeline(std::size_t chunks, std::size_t workers) : chunks_(chunks), slots_(2 * workers) {}
 
   // A worker's loop: take the next chunk while its slot is free.
   void work(const produce_chunk& produce) {
@@ -96,7 +95,10 @@ class pipeline {
 
 void for_each_chunk_in_order(std::size_t chunks, unsigned threads, const produce_chunk& produce,
                              const consume_chunk& consume) {
-  pipeline line(chunks, threads);
+  // At least one, at most one per chunk.
+  std::size_t count =
+      std::min<std::size_t>(std::max(threads, 1u), std::max<std::size_t>(chunks, 1));
+  pipeline line(chunks, count);
   std::vector<std::jthread> workers;
   struct stop_and_join {
     pipeline& line;
@@ -106,8 +108,7 @@ void for_each_chunk_in_order(std::size_t chunks, unsigned threads, const produce
       workers.clear();
     }
   } guard{line, workers};
-  std::size_t wanted = std::min<std::size_t>(std::max(threads, 1u), chunks);
-  for (std::size_t i = 0; i < wanted; ++i)
+  for (std::size_t i = 0; i < count; ++i)
     workers.emplace_back([&line, &produce] { line.work(produce); });
   line.consume_all(consume);
 }
