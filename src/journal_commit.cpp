@@ -58,11 +58,37 @@ void rotate(journal_state& state, std::uint64_t first_lsn, std::uint64_t record_
   state.segments.push_back({number, first_lsn});
 }
 
-// The first failure poisons; later ones (another leader's) add nothing.
+// With the lock held: whether a committer of `lsn` may lead now: its record
+// waits in `pending`, no leader is writing and a sync slot is free.
+bool may_lead(const journal_state& state, std::uint64_t lsn) {
+  return lsn >= state.taken_end && !state.writing &&
+         syncs_in_flight(state) < static_cast<int>(state.options.concurrent_syncs);
+}
+
+// With the lock held: wakes the committers the state now lets go on, each
+// on its own condition variable: those durable (every one, if poisoned) and
+// the first that may lead, which takes every pending record. The others
+// sleep on, so a sync wakes only the threads it covers.
+void wake_committers(journal_state& state) {
+  bool leader_woken = false;
+  std::erase_if(state.waiters, [&](commit_waiter* waiter) {
+    bool done = waiter->lsn < state.durable_end || state.poison_errno != 0;
+    bool leads = !done && !leader_woken && may_lead(state, waiter->lsn);
+    if (!done && !leads) return false;
+    leader_woken = leader_woken || leads;
+    waiter->woken = true;
+    waiter->wake.notify_one();
+    return true;
+  });
+}
+
+// The first failure poisons and wakes every committer; later ones (another
+// leader's) add nothing.
 void poison(journal_state& state, int error, const std::string& message) {
   if (state.poison_errno != 0) return;
   state.poison_errno = error == 0 ? EIO : error;
-  state.poison_message = message;
+  wake_committers(state);
+  state.poison_message = message;  // may throw bad_alloc: the errno alone poisons
 }
 
 // With the lock held: takes a sync slot and the pending records.
@@ -78,11 +104,12 @@ unsigned start_leading(journal_state& state, std::vector<std::byte>& batch) {
 }
 
 // With the lock held: gives the slot back (and the writing turn if `writing`
-// says it is still held) and wakes every waiter.
+// says it is still held) and wakes whoever that lets go on.
 void stop_leading(journal_state& state, unsigned slot, bool writing) {
   if (writing) state.writing = false;
   state.busy_syncers &= ~(1u << slot);
   state.changed.notify_all();
+  wake_committers(state);
 }
 
 // Writes the framed records of `batch` after the tail, moving to new
@@ -116,7 +143,7 @@ void lead(journal_state& state, std::unique_lock<std::mutex>& lock) {
     write_batch(state, batch);
     lock.lock();
     state.writing = writing = false;  // the next leader may write while this one syncs
-    state.changed.notify_all();
+    wake_committers(state);
     file& syncing = state.syncers[slot];  // stays put: rotation waits for this sync
     lock.unlock();
     syncing.sync_data();
@@ -164,12 +191,13 @@ void make_durable(journal_state& state, std::unique_lock<std::mutex>& lock, std:
   // even if another leader failed meanwhile.
   while (state.durable_end <= lsn) {
     check_usable(state, operation);
-    bool may_lead = lsn >= state.taken_end && !state.writing &&
-                    syncs_in_flight(state) < static_cast<int>(state.options.concurrent_syncs);
-    if (may_lead)
+    if (may_lead(state, lsn)) {
       lead(state, lock);
-    else
-      state.changed.wait(lock);
+      continue;
+    }
+    commit_waiter me{.lsn = lsn, .woken = false, .wake = {}};
+    state.waiters.push_back(&me);
+    me.wake.wait(lock, [&] { return me.woken; });
   }
 }
 

@@ -20,12 +20,23 @@ namespace sluice::detail {
 // and synced while the previous one's sync is still running.
 inline constexpr unsigned max_syncs_in_flight = 2;
 
+// A committer asleep in make_durable(), on a condition variable of its own,
+// so that a leader wakes only the committers a change lets go on: those its
+// sync covered, and one to lead the next batch.
+struct commit_waiter {
+  std::uint64_t lsn;  // the committer returns once it is durable
+  bool woken = false;  // set, under the mutex, by whoever wakes it
+  std::condition_variable wake;
+};
+
 struct journal_state {
   std::filesystem::path dir;
   journal_options options;
 
   std::mutex mutex;
-  std::condition_variable changed;  // a leader finished writing or syncing, or poisoned
+  // A leader finished syncing or failed: rotation and close wait here for the
+  // other syncs to end.
+  std::condition_variable changed;
   // Guarded by mutex:
   std::vector<std::byte> pending;  // framed records no leader has taken yet
   std::vector<std::byte> spare;    // an emptied batch buffer, kept for reuse
@@ -36,6 +47,7 @@ struct journal_state {
   // Bit i: a leader holds syncers[i], from taking its batch until its
   // fdatasync returned; at most options.concurrent_syncs bits are set.
   unsigned busy_syncers = 0;
+  std::vector<commit_waiter*> waiters;  // committers asleep, in no order
   int poison_errno = 0;        // errno of the failure that poisoned the journal
   std::string poison_message;  // its what()
   std::vector<segment_info> segments;
