@@ -24,7 +24,7 @@ inline constexpr unsigned max_syncs_in_flight = 2;
 // so that a leader wakes only the committers a change lets go on: those its
 // sync covered, and one to lead the next batch.
 struct commit_waiter {
-  std::uint64_t lsn;  // the committer returns once it is durable
+  std::uint64_t lsn;   // the committer returns once it is durable
   bool woken = false;  // set, under the mutex, by whoever wakes it
   std::condition_variable wake;
 };
@@ -48,8 +48,8 @@ struct journal_state {
   // fdatasync returned; at most options.concurrent_syncs bits are set.
   unsigned busy_syncers = 0;
   std::vector<commit_waiter*> waiters;  // committers asleep, in no order
-  int poison_errno = 0;        // errno of the failure that poisoned the journal
-  std::string poison_message;  // its what()
+  int poison_errno = 0;                 // errno of the failure that poisoned the journal
+  std::string poison_message;           // its what()
   std::vector<segment_info> segments;
 
   // Used only by the writing leader, and by open and close; replaced only
