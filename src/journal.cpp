@@ -32,10 +32,10 @@ void check_record_size(const detail::journal_state& s, std::size_t size) {
 }
 
 void start_new_segment(detail::journal_state& s, std::uint64_t number) {
-  detail::use_tail(s,
-                   detail::create_segment(s.dir, number, s.next_lsn, s.options.segment_size,
-                                          s.options.zero_fill),
-                   detail::segment_header_size, s.options.segment_size);
+  detail::use_new_tail(s,
+                       detail::create_segment(s.dir, number, s.next_lsn, s.options.segment_size,
+                                              s.options.zero_fill),
+                       s.options.segment_size);
   s.segments.push_back({number, s.next_lsn});
 }
 
@@ -50,7 +50,7 @@ void continue_recovered(detail::journal_state& s, const detail::recovered_journa
     start_new_segment(s, newest + 1);
     return;
   }
-  detail::use_tail(s, std::move(last), found.tail_offset, found.tail_size);
+  detail::use_tail(s, std::move(last), found.tail_offset, found.tail_size, found.tail_offset);
 }
 
 }  // namespace

@@ -53,7 +53,7 @@ void rotate(journal_state& state, std::uint64_t first_lsn, std::uint64_t record_
   file next = create_segment(state.dir, number, first_lsn, size, state.options.zero_fill);
   state.tail.close();
   for (file& syncer : state.syncers) syncer.close();
-  use_tail(state, std::move(next), segment_header_size, size);
+  use_new_tail(state, std::move(next), size);
   std::lock_guard lock(state.mutex);
   state.segments.push_back({number, first_lsn});
 }
@@ -112,6 +112,21 @@ void stop_leading(journal_state& state, unsigned slot, bool writing) {
   wake_committers(state);
 }
 
+// The zeros to write after `run` bytes of records at the tail's offset:
+// none while they end before the tail's zeroed end; once they pass it, up to
+// zero_ahead_size past them (at most to the segment's end). Written before
+// the batch's fdatasync, they let that sync record the blocks as written,
+// so the next commits into them overwrite written blocks and their
+// fdatasync has no extent state to record.
+static_assert(zero_ahead_size <= zero_block_size);
+
+std::span<const std::byte> zeros_after(const journal_state& state, std::size_t run) {
+  std::uint64_t end = state.tail_offset + run;
+  if (end <= state.tail_zeroed) return {};
+  std::uint64_t to = std::min(state.tail_capacity, end + zero_ahead_size);
+  return zero_block().first(static_cast<std::size_t>(to - end));
+}
+
 // Writes the framed records of `batch` after the tail, moving to new
 // segments as they fill. No sync of the last segment. Throws on failure.
 void write_batch(journal_state& state, std::span<const std::byte> batch) {
@@ -123,7 +138,11 @@ void write_batch(journal_state& state, std::span<const std::byte> batch) {
       rotate(state, decode_record_header(rest.data()).lsn, record_size_at(rest, 0));
       continue;
     }
-    state.tail.write_at(rest.first(run), state.tail_offset);
+    std::span<const std::byte> zeros = zeros_after(state, run);
+    std::span<const std::byte> pieces[] = {rest.first(run), zeros};
+    state.tail.seek(state.tail_offset);
+    state.tail.write_gather(pieces);  // one pwritev
+    state.tail_zeroed = std::max(state.tail_zeroed, state.tail_offset + run + zeros.size());
     state.tail_offset += run;
     done += run;
   }
@@ -177,12 +196,19 @@ void check_usable(const journal_state& state, const char* operation) {
                                 ")");
 }
 
-void use_tail(journal_state& state, file segment, std::uint64_t offset, std::uint64_t capacity) {
+void use_tail(journal_state& state, file segment, std::uint64_t offset, std::uint64_t capacity,
+              std::uint64_t zeroed) {
   for (unsigned i = 0; i < state.options.concurrent_syncs; ++i)
     state.syncers[i] = file::open(segment.path(), {.mode = open_mode::open_existing});
   state.tail = std::move(segment);
   state.tail_offset = offset;
   state.tail_capacity = capacity;
+  state.tail_zeroed = zeroed;
+}
+
+void use_new_tail(journal_state& state, file segment, std::uint64_t size) {
+  use_tail(state, std::move(segment), segment_header_size, size,
+           state.options.zero_fill ? size : segment_header_size);
 }
 
 void make_durable(journal_state& state, std::unique_lock<std::mutex>& lock, std::uint64_t lsn,

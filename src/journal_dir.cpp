@@ -32,15 +32,19 @@ void parse_entries(const char* buffer, std::size_t size, std::vector<std::string
 
 // Writes zeros over [0, size) of `segment`, 1 MiB per pwritev.
 void write_zeros(file& segment, std::uint64_t size) {
-  std::vector<std::byte> zeros(
-      static_cast<std::size_t>(std::min<std::uint64_t>(size, window_size)));
-  for (std::uint64_t at = 0; at < size; at += zeros.size())
-    segment.write_at(std::span(zeros).first(static_cast<std::size_t>(
-                         std::min<std::uint64_t>(zeros.size(), size - at))),
-                     at);
+  for (std::uint64_t at = 0; at < size;) {
+    std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(zero_block_size, size - at));
+    segment.write_at(zero_block().first(n), at);
+    at += n;
+  }
 }
 
 }  // namespace
+
+std::span<const std::byte, zero_block_size> zero_block() {
+  static const std::byte zeros[zero_block_size]{};
+  return std::span(zeros);
+}
 
 std::vector<std::string> list_directory(const std::filesystem::path& dir) {
   file directory = open_directory(dir);

@@ -27,6 +27,10 @@ bool make_directory(const std::filesystem::path& dir);
 file create_segment(const std::filesystem::path& dir, std::uint64_t number, std::uint64_t first_lsn,
                     std::uint64_t size, bool zero_fill);
 
+// 1 MiB of zeros, static, to write from.
+inline constexpr std::size_t zero_block_size = std::size_t{1} << 20;
+std::span<const std::byte, zero_block_size> zero_block();
+
 // Reads a file through a buffer of at least 1 MiB: bytes(offset, n) returns
 // up to n bytes at `offset` (fewer only at the end of `limit`), valid until
 // the next call. One pread per buffer refill.

@@ -63,14 +63,27 @@ struct journal_state {
   std::array<file, max_syncs_in_flight> syncers;
   std::uint64_t tail_offset = 0;    // where its next record goes
   std::uint64_t tail_capacity = 0;  // its size
+  // Every block of it before this was written (records or zeros), so its
+  // extents are no longer unwritten ones.
+  std::uint64_t tail_zeroed = 0;
 };
 
 // Leaders between taking their batch and the end of their fdatasync.
 inline int syncs_in_flight(const journal_state& state) { return std::popcount(state.busy_syncers); }
 
-// Makes `segment` the tail, `offset` where its next record goes and
-// `capacity` its size, and opens its sync descriptors. Throws system_error.
-void use_tail(journal_state& state, file segment, std::uint64_t offset, std::uint64_t capacity);
+// Zeros written ahead of the records of a segment not zero-filled when
+// created: one commit per this many bytes also records its blocks as written.
+inline constexpr std::size_t zero_ahead_size = std::size_t{1} << 20;
+
+// Makes `segment` the tail, `offset` where its next record goes, `capacity`
+// its size and `zeroed` the end of its written blocks, and opens its sync
+// descriptors. Throws system_error.
+void use_tail(journal_state& state, file segment, std::uint64_t offset, std::uint64_t capacity,
+              std::uint64_t zeroed);
+
+// use_tail() for a segment just created with `size` bytes: records go after
+// its header, and its blocks are written if options.zero_fill says so.
+void use_new_tail(journal_state& state, file segment, std::uint64_t size);
 
 // With `lock` held: returns once every record up to `lsn` is durable,
 // leading whenever its record still waits in `pending`, no leader is

@@ -62,10 +62,14 @@ struct journal_options {
   // Default recovery_mode::tolerate_torn_tail.
   recovery_mode recovery = recovery_mode::tolerate_torn_tail;
   // Default false: a new segment is reserved with fallocate, whose blocks the
-  // filesystem marks unwritten, so the first commit into each block also
-  // records that it is now written. true: a new segment is also filled with
-  // zeros once when created (segment_size bytes of pwritev, in 1 MiB pieces,
-  // before its fdatasync), so that commits only overwrite written blocks.
+  // filesystem marks unwritten, and the journal writes zeros 1 MiB ahead of
+  // its records, in the pwritev of the commit whose records pass the zeros
+  // written so far; that commit's fdatasync records those blocks as
+  // written, once per MiB, and the commits after it overwrite written
+  // blocks. true: a new segment is filled with zeros once when created
+  // (segment_size bytes of pwritev, in 1 MiB pieces, before its fdatasync),
+  // so that no commit carries zeros or records extent state, at the cost of
+  // that write when the segment is created.
   bool zero_fill = false;
   // fdatasyncs that may run at once, 1 or 2 (else open() throws EINVAL).
   // Default 1: a committer whose record missed the batch being synced waits
