@@ -172,6 +172,7 @@ void journal::close() {
     std::unique_lock lock(s->mutex);
     detail::check_usable(*s, "close journal");
     detail::make_durable(*s, lock, s->next_lsn - 1, "close journal");
+    lock.lock();
     s->changed.wait(lock,
                     [&] { return detail::syncs_in_flight(*s) == 0; });  // other committers' syncs
   }

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <exception>
+#include <memory>
+#include <new>
 
 #include "journal_dir.hpp"
 #include "journal_format.hpp"
@@ -65,30 +67,63 @@ bool may_lead(const journal_state& state, std::uint64_t lsn) {
          syncs_in_flight(state) < static_cast<int>(state.options.concurrent_syncs);
 }
 
-// With the lock held: wakes the committers the state now lets go on, each
-// on its own condition variable: those durable (every one, if poisoned) and
-// the first that may lead, which takes every pending record. The others
-// sleep on, so a sync wakes only the threads it covers.
-void wake_committers(journal_state& state) {
+// With the lock held: gives a verdict to the committers the state now lets
+// go on, and queues them on `to_notify`: those durable, the first that may
+// lead (it takes every pending record), and every one if poisoned. The
+// others sleep on.
+void wake_committers(journal_state& state) noexcept {
   bool leader_woken = false;
-  std::erase_if(state.waiters, [&](commit_waiter* waiter) {
-    bool done = waiter->lsn < state.durable_end || state.poison_errno != 0;
-    bool leads = !done && !leader_woken && may_lead(state, waiter->lsn);
-    if (!done && !leads) return false;
+  std::erase_if(state.waiters, [&](std::shared_ptr<commit_waiter>& waiter) {
+    bool durable = waiter->lsn < state.durable_end;
+    bool leads = !durable && !leader_woken && may_lead(state, waiter->lsn);
+    if (!durable && !leads && state.poison_errno == 0) return false;
     leader_woken = leader_woken || leads;
-    waiter->woken = true;
-    waiter->wake.notify_one();
+    waiter->decided = durable ? commit_waiter::durable : commit_waiter::retry;
+    waiter->next_to_notify = std::move(state.to_notify);
+    state.to_notify = std::move(waiter);
     return true;
   });
 }
 
-// The first failure poisons and wakes every committer; later ones (another
-// leader's) add nothing.
-void poison(journal_state& state, int error, const std::string& message) {
+// Releases `lock`, then wakes the committers queued while it was held.
+void unlock_and_notify(journal_state& state, std::unique_lock<std::mutex>& lock) noexcept {
+  std::shared_ptr<commit_waiter> next = std::move(state.to_notify);
+  lock.unlock();
+  while (next) {
+    {
+      std::lock_guard delivering(next->mutex);
+      next->delivered = next->decided;
+    }
+    next->wake.notify_one();
+    next = std::move(next->next_to_notify);
+  }
+}
+
+// With the lock held: the first failure poisons and wakes every committer;
+// later ones (another leader's) add nothing.
+void poison(journal_state& state, int error, const char* message) noexcept {
   if (state.poison_errno != 0) return;
   state.poison_errno = error == 0 ? EIO : error;
   wake_committers(state);
-  state.poison_message = message;  // may throw bad_alloc: the errno alone poisons
+  try {
+    state.poison_message = message;
+  } catch (const std::bad_alloc&) {  // the errno alone poisons
+  }
+}
+
+// With `lock` held: sleeps until a leader gives this committer of `lsn` its
+// verdict. Returns true, with `lock` released, if its record is durable;
+// false, with `lock` held, if it must look again. Throws bad_alloc.
+bool sleep_until_woken(journal_state& state, std::unique_lock<std::mutex>& lock,
+                       std::uint64_t lsn) {
+  auto me = std::make_shared<commit_waiter>(lsn);
+  state.waiters.push_back(me);
+  lock.unlock();
+  std::unique_lock sleeping(me->mutex);
+  me->wake.wait(sleeping, [&] { return me->delivered != commit_waiter::asleep; });
+  if (me->delivered == commit_waiter::durable) return true;
+  lock.lock();
+  return false;
 }
 
 // With the lock held: takes a sync slot and the pending records.
@@ -104,7 +139,7 @@ unsigned start_leading(journal_state& state, std::vector<std::byte>& batch) {
 }
 
 // With the lock held: gives the slot back (and the writing turn if `writing`
-// says it is still held) and wakes whoever that lets go on.
+// says it is still held) and queues whoever that lets go on.
 void stop_leading(journal_state& state, unsigned slot, bool writing) {
   if (writing) state.writing = false;
   state.busy_syncers &= ~(1u << slot);
@@ -150,8 +185,9 @@ void write_batch(journal_state& state, std::span<const std::byte> batch) {
 
 // Called with `lock` held when make_durable() says so: takes every pending
 // record, writes them with the lock released, lets the next leader write
-// while it fdatasyncs them, and publishes the new durable end. On failure
-// poisons the journal, wakes every waiter and rethrows.
+// while it fdatasyncs them, publishes the new durable end and returns with
+// `lock` released. On failure poisons the journal, wakes every committer
+// and rethrows.
 void lead(journal_state& state, std::unique_lock<std::mutex>& lock) {
   std::vector<std::byte> batch;
   unsigned slot = start_leading(state, batch);
@@ -164,17 +200,19 @@ void lead(journal_state& state, std::unique_lock<std::mutex>& lock) {
     state.writing = writing = false;  // the next leader may write while this one syncs
     wake_committers(state);
     file& syncing = state.syncers[slot];  // stays put: rotation waits for this sync
-    lock.unlock();
+    unlock_and_notify(state, lock);
     syncing.sync_data();
   } catch (const std::system_error& e) {
     if (!lock.owns_lock()) lock.lock();
-    stop_leading(state, slot, writing);  // first: poison() may throw bad_alloc
+    stop_leading(state, slot, writing);
     poison(state, e.code().value(), e.what());
+    unlock_and_notify(state, lock);
     throw;
   } catch (...) {
     if (!lock.owns_lock()) lock.lock();
     stop_leading(state, slot, writing);
     poison(state, EIO, "an unexpected failure while writing");
+    unlock_and_notify(state, lock);
     throw;
   }
   lock.lock();
@@ -184,6 +222,7 @@ void lead(journal_state& state, std::unique_lock<std::mutex>& lock) {
   stop_leading(state, slot, false);
   batch.clear();
   if (state.spare.capacity() < batch.capacity()) state.spare = std::move(batch);
+  unlock_and_notify(state, lock);
 }
 
 }  // namespace
@@ -218,13 +257,12 @@ void make_durable(journal_state& state, std::unique_lock<std::mutex>& lock, std:
   while (state.durable_end <= lsn) {
     check_usable(state, operation);
     if (may_lead(state, lsn)) {
-      lead(state, lock);
-      continue;
+      lead(state, lock);  // its batch holds `lsn`
+      return;
     }
-    commit_waiter me{.lsn = lsn, .woken = false, .wake = {}};
-    state.waiters.push_back(&me);
-    me.wake.wait(lock, [&] { return me.woken; });
+    if (sleep_until_woken(state, lock, lsn)) return;
   }
+  lock.unlock();
 }
 
 }  // namespace sluice::detail

@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -20,13 +21,27 @@ namespace sluice::detail {
 // and synced while the previous one's sync is still running.
 inline constexpr unsigned max_syncs_in_flight = 2;
 
-// A committer asleep in make_durable(), on a condition variable of its own,
-// so that a leader wakes only the committers a change lets go on: those its
-// sync covered, and one to lead the next batch.
+// A committer asleep in make_durable(), woken alone: a leader wakes only the
+// committers a change lets go on (those its sync covered, and one to lead the
+// next batch), and delivers their verdicts after releasing the journal's
+// mutex, so that they do not wake only to queue for it. Shared by the
+// committer and its waker: the committer may return as soon as its verdict
+// is delivered, while the waker is still notifying it.
 struct commit_waiter {
-  std::uint64_t lsn;   // the committer returns once it is durable
-  bool woken = false;  // set, under the mutex, by whoever wakes it
+  enum verdict : int {
+    asleep,
+    durable,  // its record is durable: return
+    retry,    // lead, or the journal was poisoned: take the mutex and look again
+  };
+  explicit commit_waiter(std::uint64_t waiting_for) noexcept : lsn(waiting_for) {}
+  const std::uint64_t lsn;  // the committer returns once it is durable
+  // Guarded by the journal's mutex:
+  verdict decided = asleep;
+  std::shared_ptr<commit_waiter> next_to_notify;  // a list through journal_state::to_notify
+  // The committer sleeps on its own mutex, which only it and its waker take.
+  std::mutex mutex;
   std::condition_variable wake;
+  verdict delivered = asleep;  // guarded by `mutex`
 };
 
 struct journal_state {
@@ -47,9 +62,10 @@ struct journal_state {
   // Bit i: a leader holds syncers[i], from taking its batch until its
   // fdatasync returned; at most options.concurrent_syncs bits are set.
   unsigned busy_syncers = 0;
-  std::vector<commit_waiter*> waiters;  // committers asleep, in no order
-  int poison_errno = 0;                 // errno of the failure that poisoned the journal
-  std::string poison_message;           // its what()
+  std::vector<std::shared_ptr<commit_waiter>> waiters;  // committers asleep, in no order
+  std::shared_ptr<commit_waiter> to_notify;             // given a verdict, to notify once unlocked
+  int poison_errno = 0;        // errno of the failure that poisoned the journal
+  std::string poison_message;  // its what()
   std::vector<segment_info> segments;
 
   // Used only by the writing leader, and by open and close; replaced only
@@ -85,11 +101,11 @@ void use_tail(journal_state& state, file segment, std::uint64_t offset, std::uin
 // its header, and its blocks are written if options.zero_fill says so.
 void use_new_tail(journal_state& state, file segment, std::uint64_t size);
 
-// With `lock` held: returns once every record up to `lsn` is durable,
-// leading whenever its record still waits in `pending`, no leader is
-// writing and a sync slot is free; else waiting for the leaders. Throws the
-// poisoning error (naming `operation`) if the journal is or becomes poisoned
-// before then.
+// With `lock` held: returns, with `lock` released, once every record up to
+// `lsn` is durable, leading whenever its record still waits in `pending`, no
+// leader is writing and a sync slot is free; else waiting for the leaders.
+// Throws the poisoning error (naming `operation`) if the journal is or
+// becomes poisoned before then.
 void make_durable(journal_state& state, std::unique_lock<std::mutex>& lock, std::uint64_t lsn,
                   const char* operation);
 
