@@ -88,8 +88,10 @@ struct journal_state {
 inline int syncs_in_flight(const journal_state& state) { return std::popcount(state.busy_syncers); }
 
 // Zeros written ahead of the records of a segment not zero-filled when
-// created: one commit per this many bytes also records its blocks as written.
-inline constexpr std::size_t zero_ahead_size = std::size_t{1} << 20;
+// created: one commit per this many bytes also records its blocks as
+// written. Small enough that the commit carrying them is not a latency
+// spike (docs/journal-format.md).
+inline constexpr std::size_t zero_ahead_size = std::size_t{256} << 10;
 
 // Makes `segment` the tail, `offset` where its next record goes, `capacity`
 // its size and `zeroed` the end of its written blocks, and opens its sync

@@ -150,17 +150,17 @@ TEST_F(journal_fault, zero_fill_writes_each_new_segment_once_and_the_default_doe
 }
 
 // By default each commit's one pwritev carries, once its records pass the
-// zeros written so far, 1 MiB of zeros after them (never past the segment's
-// end), so that the commits after it overwrite written blocks; commits into
-// a zero-filled segment write their records only.
-TEST_F(journal_fault, the_default_writes_zeros_a_mib_ahead_of_its_records) {
+// zeros written so far, 256 KiB of zeros after them (never past the
+// segment's end), so that the commits after it overwrite written blocks;
+// commits into a zero-filled segment write their records only.
+TEST_F(journal_fault, the_default_writes_zeros_ahead_of_its_records) {
   constexpr std::uint64_t segment = std::uint64_t{4} << 20;
-  constexpr std::uint64_t header = 64, record = 100 * 1024, ahead = std::uint64_t{1} << 20;
+  constexpr std::uint64_t header = 64, record = 64 * 1024, ahead = 256 * 1024;
   const std::string value(record - 24, 'v');
   {
     auto log = journal::open(dir / "reserved", {.segment_size = segment});
     fake_sys fake;
-    for (int i = 1; i <= 100; ++i) log.write(bytes_of(value));  // two and a half segments
+    for (int i = 1; i <= 100; ++i) log.write(bytes_of(value));  // 63 in a segment, then 37
     std::uint64_t zeroed = header;
     int crossings = 0;
     for (const auto& write : fake.pwritevs()) {
@@ -175,15 +175,17 @@ TEST_F(journal_fault, the_default_writes_zeros_a_mib_ahead_of_its_records) {
       EXPECT_EQ(write.requested, expected) << "the write at " << write.offset;
       zeroed = std::max(zeroed, static_cast<std::uint64_t>(write.offset) + write.requested);
     }
-    EXPECT_EQ(crossings, 10);  // in each segment at about 0, 1, 2 and 3 MiB
+    // Every fifth record passes the zeros: the 1st, 6th, ... 61st of a
+    // segment, the last one's zeros cut at the segment's end.
+    EXPECT_EQ(crossings, 13 + 8);
     log.close();
     auto again = journal::open(dir / "reserved", {.segment_size = segment});
     EXPECT_EQ(read_records(again).size(), 100u);
   }
   auto log = journal::open(dir / "filled", {.segment_size = segment, .zero_fill = true});
   fake_sys fake;
-  for (int i = 1; i <= 30; ++i) log.write(bytes_of(value));  // all in the first segment
-  EXPECT_EQ(bytes_written(fake), 30 * record);
+  for (int i = 1; i <= 50; ++i) log.write(bytes_of(value));  // all in the first segment
+  EXPECT_EQ(bytes_written(fake), 50 * record);
 }
 
 TEST_F(journal_fault, a_failed_fdatasync_poisons_the_journal_and_is_never_retried) {

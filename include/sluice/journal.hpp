@@ -62,11 +62,11 @@ struct journal_options {
   // Default recovery_mode::tolerate_torn_tail.
   recovery_mode recovery = recovery_mode::tolerate_torn_tail;
   // Default false: a new segment is reserved with fallocate, whose blocks the
-  // filesystem marks unwritten, and the journal writes zeros 1 MiB ahead of
-  // its records, in the pwritev of the commit whose records pass the zeros
-  // written so far; that commit's fdatasync records those blocks as
-  // written, once per MiB, and the commits after it overwrite written
-  // blocks. true: a new segment is filled with zeros once when created
+  // filesystem marks unwritten, and the journal writes zeros 256 KiB ahead
+  // of its records, in the pwritev of the commit whose records pass the
+  // zeros written so far; that commit's fdatasync records those blocks as
+  // written, once per 256 KiB (it took about 0.2 ms longer here), and the
+  // commits after it overwrite written blocks. true: a new segment is filled with zeros once when created
   // (segment_size bytes of pwritev, in 1 MiB pieces, before its fdatasync),
   // so that no commit carries zeros or records extent state, at the cost of
   // that write when the segment is created.
