@@ -22,6 +22,7 @@ std::uint64_t record_size_at(std::span<const std::byte> batch, std::size_t at) {
 
 // Bytes of whole records from the front of `records` that fit in `room`.
 std::size_t fitting_run(std::span<const std::byte> records, std::uint64_t room) {
+  if (records.size() <= room) return records.size();
   std::size_t run = 0;
   while (run < records.size()) {
     std::uint64_t next = record_size_at(records, run);
