@@ -74,16 +74,22 @@ bool may_lead(const journal_state& state, std::uint64_t lsn) {
 // others sleep on.
 void wake_committers(journal_state& state) noexcept {
   bool leader_woken = false;
-  std::erase_if(state.waiters, [&](std::shared_ptr<commit_waiter>& waiter) {
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < state.waiters.size(); ++i) {
+    std::shared_ptr<commit_waiter>& waiter = state.waiters[i];
     bool durable = waiter->lsn < state.durable_end;
     bool leads = !durable && !leader_woken && may_lead(state, waiter->lsn);
-    if (!durable && !leads && state.poison_errno == 0) return false;
+    if (!durable && !leads && state.poison_errno == 0) {
+      if (kept != i) state.waiters[kept] = std::move(waiter);
+      ++kept;
+      continue;
+    }
     leader_woken = leader_woken || leads;
     waiter->decided = durable ? commit_waiter::durable : commit_waiter::retry;
     waiter->next_to_notify = std::move(state.to_notify);
     state.to_notify = std::move(waiter);
-    return true;
-  });
+  }
+  state.waiters.resize(kept);
 }
 
 // Releases `lock`, then wakes the committers queued while it was held.

@@ -35,7 +35,8 @@ struct commit_waiter {
   };
   explicit commit_waiter(std::uint64_t waiting_for) noexcept : lsn(waiting_for) {}
   const std::uint64_t lsn;  // the committer returns once it is durable
-  // Guarded by the journal's mutex:
+  // Set under the journal's mutex, and read after it is released only by the
+  // leader that took this waiter's list off journal_state::to_notify:
   verdict decided = asleep;
   std::shared_ptr<commit_waiter> next_to_notify;  // a list through journal_state::to_notify
   // The committer sleeps on its own mutex, which only it and its waker take.

@@ -66,10 +66,12 @@ struct journal_options {
   // of its records, in the pwritev of the commit whose records pass the
   // zeros written so far; that commit's fdatasync records those blocks as
   // written, once per 256 KiB (it took about 0.2 ms longer here), and the
-  // commits after it overwrite written blocks. true: a new segment is filled with zeros once when created
-  // (segment_size bytes of pwritev, in 1 MiB pieces, before its fdatasync),
-  // so that no commit carries zeros or records extent state, at the cost of
-  // that write when the segment is created.
+  // commits after it overwrite written blocks. true: a new segment is filled
+  // with zeros once when created (segment_size bytes of pwritev, in 1 MiB
+  // pieces, before its fdatasync), so that no commit into it carries zeros
+  // or records extent state, at the cost of that write when the segment is
+  // created. Either way the newest segment of a reopened journal is
+  // continued with zeros written ahead of its last record.
   bool zero_fill = false;
   // fdatasyncs that may run at once, 1 or 2 (else open() throws EINVAL).
   // Default 1: a committer whose record missed the batch being synced waits
@@ -175,6 +177,8 @@ class journal {
   // or leads: one pwritev per segment touched, one fdatasync (and, at a segment
   // change, the creation of the next segment). EINVAL for an lsn not yet
   // appended; a failed write or sync poisons the journal and throws.
+  // std::bad_alloc if memory runs out while it waits: the record may still
+  // become durable through another committer's sync.
   void commit(std::uint64_t lsn);
 
   // append(bytes), then commit() of it; returns its lsn.
