@@ -1,6 +1,7 @@
 // sluice::journal: open (with recovery), append, commit, truncate, close.
 #include "sluice/journal.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <string>
 #include <utility>
@@ -31,6 +32,13 @@ void check_record_size(const detail::journal_state& s, std::size_t size) {
                               std::to_string(size) + " bytes, more than the 64 MiB limit");
 }
 
+// Grows `pending` to hold `more` bytes after its end, doubling at least so
+// that appends stay amortized O(1). Throws bad_alloc with `pending` unchanged.
+void make_room(std::vector<std::byte>& pending, std::size_t more) {
+  std::size_t needed = pending.size() + more;
+  if (needed > pending.capacity()) pending.reserve(std::max(needed, 2 * pending.capacity()));
+}
+
 void start_new_segment(detail::journal_state& s, std::uint64_t number) {
   detail::use_new_tail(s,
                        detail::create_segment(s.dir, number, s.next_lsn, s.options.segment_size,
@@ -50,6 +58,9 @@ void continue_recovered(detail::journal_state& s, const detail::recovered_journa
     start_new_segment(s, newest + 1);
     return;
   }
+  // The segment's name may still be an unsynced rename of the process that
+  // created it: made durable before a commit into it can be acknowledged.
+  sync_directory(s.dir);
   detail::use_tail(s, std::move(last), found.tail_offset, found.tail_size, found.tail_offset);
 }
 
@@ -109,9 +120,14 @@ std::uint64_t journal::append(std::span<const std::byte> bytes) {
 
 std::uint64_t journal::append(std::span<const std::span<const std::byte>> records) {
   detail::journal_state& s = usable(state_, "append to");
-  for (std::span<const std::byte> bytes : records) check_record_size(s, bytes.size());
+  std::size_t framed = 0;
+  for (std::span<const std::byte> bytes : records) {
+    check_record_size(s, bytes.size());
+    framed += detail::record_header_size + bytes.size();
+  }
   std::lock_guard lock(s.mutex);
   detail::check_usable(s, "append to journal");
+  make_room(s.pending, framed);  // the only step that can fail: before any lsn is taken
   for (std::span<const std::byte> bytes : records)
     detail::encode_record(s.pending, s.next_lsn++, s.durable_end, bytes);
   return s.next_lsn - 1;

@@ -190,6 +190,17 @@ void write_batch(journal_state& state, std::span<const std::byte> batch) {
   }
 }
 
+// A leader's write or sync failed with `error`: gives back its slot (and
+// the writing turn if `writing`), poisons the journal and wakes everyone.
+// Returns with `lock` released.
+void give_up_leading(journal_state& state, std::unique_lock<std::mutex>& lock, unsigned slot,
+                     bool writing, int error, const char* message) noexcept {
+  if (!lock.owns_lock()) lock.lock();
+  stop_leading(state, slot, writing);
+  poison(state, error, message);
+  unlock_and_notify(state, lock);
+}
+
 // Called with `lock` held when make_durable() says so: takes every pending
 // record, writes them with the lock released, lets the next leader write
 // while it fdatasyncs them, publishes the new durable end and returns with
@@ -210,16 +221,13 @@ void lead(journal_state& state, std::unique_lock<std::mutex>& lock) {
     unlock_and_notify(state, lock);
     syncing.sync_data();
   } catch (const std::system_error& e) {
-    if (!lock.owns_lock()) lock.lock();
-    stop_leading(state, slot, writing);
-    poison(state, e.code().value(), e.what());
-    unlock_and_notify(state, lock);
+    give_up_leading(state, lock, slot, writing, e.code().value(), e.what());
+    throw;
+  } catch (const std::bad_alloc&) {
+    give_up_leading(state, lock, slot, writing, ENOMEM, "out of memory while writing records");
     throw;
   } catch (...) {
-    if (!lock.owns_lock()) lock.lock();
-    stop_leading(state, slot, writing);
-    poison(state, EIO, "an unexpected failure while writing");
-    unlock_and_notify(state, lock);
+    give_up_leading(state, lock, slot, writing, EIO, "an unexpected failure while writing records");
     throw;
   }
   lock.lock();

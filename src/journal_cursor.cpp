@@ -38,9 +38,10 @@ std::filesystem::path segment_path(const cursor_state& c) {
 
 // Why the record the cursor expects at c.offset is not there, as EILSEQ.
 [[noreturn]] void throw_bad_record(const cursor_state& c, record_status status) {
-  const char* why = status == record_status::missing    ? " is missing"
-                    : status == record_status::rejected ? " is corrupt"
-                                                        : " fails its checksum";
+  const char* why = status == record_status::missing     ? " is missing"
+                    : status == record_status::rejected  ? " is corrupt"
+                    : status == record_status::truncated ? " is cut short: the file ends inside it"
+                                                         : " fails its checksum";
   throw_corrupt(c, "record " + std::to_string(c.expected) + why);
 }
 

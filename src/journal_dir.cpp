@@ -62,14 +62,15 @@ std::vector<std::string> list_directory(const std::filesystem::path& dir) {
 }
 
 bool make_directory(const std::filesystem::path& dir) {
-  if (sys().mkdir(dir.c_str(), 0777) != 0) {
+  bool created = sys().mkdir(dir.c_str(), 0777) == 0;
+  if (!created) {
     if (errno != EEXIST) throw_error(errno, "create directory", dir.native());
     open_directory(dir).close();  // ENOTDIR if it is something else
-    return false;
   }
+  // Also when it existed: its creator may have died before this sync.
   std::filesystem::path parent = dir.parent_path();
   sync_directory(parent.empty() ? "." : parent);
-  return true;
+  return created;
 }
 
 file create_segment(const std::filesystem::path& dir, std::uint64_t number, std::uint64_t first_lsn,

@@ -16,8 +16,9 @@ namespace sluice::detail {
 // The names in directory `dir` ("." and ".." left out). Throws system_error.
 std::vector<std::string> list_directory(const std::filesystem::path& dir);
 
-// Creates directory `dir` if it is missing and syncs its parent; returns true
-// if it created it. Throws system_error (ENOTDIR if `dir` is a file).
+// Creates directory `dir` if it is missing, then syncs its parent either
+// way; returns true if it created it. Throws system_error (ENOTDIR if `dir`
+// is a file).
 bool make_directory(const std::filesystem::path& dir);
 
 // Creates segment `number` of `dir`, `size` bytes preallocated, first record

@@ -55,7 +55,9 @@ struct record_header {
 
 record_header decode_record_header(const std::byte* bytes) noexcept;
 
-// Appends the framed record (header, then payload) to `out`.
+// Appends the framed record (header, then payload: record_header_size +
+// payload.size() bytes) to `out`. Allocates, and so can throw bad_alloc,
+// only when `out` lacks the capacity for it.
 void encode_record(std::vector<std::byte>& out, std::uint64_t lsn, std::uint64_t durable_mark,
                    std::span<const std::byte> payload);
 

@@ -291,4 +291,25 @@ TEST(journal_crash, recovery_gives_a_prefix_holding_every_committed_record) {
   EXPECT_GE(total, 10000u);
 }
 
+// A process may die between renaming a new segment into place and syncing
+// the directory. The next open sees the name (the kernel caches it) and
+// continues in that segment: its directory, and the directory's parent,
+// must be durable before a commit into it returns, or a power loss could
+// undo the rename and take acknowledged records with it.
+TEST(journal_crash, reopening_makes_the_directories_durable_before_writing) {
+  temp_dir dir;
+  std::filesystem::path journal_dir = dir.path() / "log";
+  journal::open(journal_dir).close();
+  recording_sys recorder;
+  auto log = journal::open(journal_dir);
+  log.write(bytes_of("after reopening"));
+  std::vector<recorded_op> ops = recorder.ops();
+  auto first_write = std::find_if(
+      ops.begin(), ops.end(), [](const recorded_op& op) { return op.what == recorded_op::write; });
+  ASSERT_NE(first_write, ops.end());
+  EXPECT_EQ(std::count_if(ops.begin(), first_write,
+                          [](const recorded_op& op) { return op.what == recorded_op::dir_sync; }),
+            2);  // the journal's directory and its parent
+}
+
 }  // namespace

@@ -188,6 +188,24 @@ TEST_F(journal_fault, the_default_writes_zeros_ahead_of_its_records) {
   EXPECT_EQ(bytes_written(fake), 50 * record);
 }
 
+// The segment shrinks under a reader: its first read ends inside the first
+// record, and the next finds the end of the file.
+TEST_F(journal_fault, a_record_the_file_ends_inside_is_reported_as_cut_short) {
+  auto log = journal::open(dir.path());
+  log.write(bytes_of(payload(1)));
+  fake_sys fake;
+  constexpr std::size_t header = 64, into_record = 30;
+  int reads = 0;
+  fake.on_preadv([&](int, off_t, std::size_t) {
+    std::size_t bytes = ++reads == 1 ? header + into_record : 0;
+    return transfer_action{transfer_action::partial, 0, bytes};
+  });
+  auto e = thrown([&] { read_records(log); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EILSEQ);
+  EXPECT_NE(std::string(e->what()).find("record 1 is cut short"), std::string::npos) << e->what();
+}
+
 TEST_F(journal_fault, a_failed_fdatasync_poisons_the_journal_and_is_never_retried) {
   fake_sys fake;
   auto log = journal::open(dir.path());

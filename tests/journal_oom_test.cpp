@@ -1,0 +1,114 @@
+// sluice::journal when memory runs out during append: the failed call
+// appends nothing and takes no lsn, so the log stays a gapless sequence that
+// commits, reads back and reopens. A test program of its own, because it
+// replaces the global operator new to make large allocations fail on demand.
+#include <gtest/gtest.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <new>
+#include <sluice/journal.hpp>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "journal_test_support.hpp"
+
+namespace {
+
+// While set, allocations of at least this many bytes fail (on any thread:
+// the journal allocates on the calling one).
+std::size_t refuse_from = 0;
+// While set, the next allocation fails, whatever its size.
+bool refuse_next = false;
+
+void* allocate(std::size_t size) {
+  if (refuse_next) {
+    refuse_next = false;
+    throw std::bad_alloc();
+  }
+  if (refuse_from != 0 && size >= refuse_from) throw std::bad_alloc();
+  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  throw std::bad_alloc();
+}
+
+// Allocations of `size` bytes or more fail until destroyed.
+class refuse_large_allocations {
+ public:
+  explicit refuse_large_allocations(std::size_t size) { refuse_from = size; }
+  ~refuse_large_allocations() { refuse_from = 0; }
+  refuse_large_allocations(const refuse_large_allocations&) = delete;
+  refuse_large_allocations& operator=(const refuse_large_allocations&) = delete;
+};
+
+}  // namespace
+
+void* operator new(std::size_t size) { return allocate(size); }
+void* operator new[](std::size_t size) { return allocate(size); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+
+namespace {
+
+using namespace sluice_test;
+using sluice::journal;
+
+using journal_oom = dir_test;
+
+constexpr std::size_t big = std::size_t{1} << 20;  // needs the pending buffer to grow
+
+TEST_F(journal_oom, a_failed_append_takes_no_lsn_and_the_log_stays_whole) {
+  {
+    auto log = journal::open(dir.path());
+    EXPECT_EQ(log.append(bytes_of("first")), 1u);
+    std::string large(big, 'x');
+    {
+      refuse_large_allocations refuse(big / 2);
+      EXPECT_THROW(log.append(bytes_of(large)), std::bad_alloc);
+    }
+    EXPECT_EQ(log.next_lsn(), 2u);
+    EXPECT_EQ(log.append(bytes_of("second")), 2u);
+    log.commit(2);
+    EXPECT_EQ(read_records(log), (std::vector<read_record>{{1, "first"}, {2, "second"}}));
+    log.close();
+  }
+  auto reopened = journal::open(dir.path());  // the default recovery finds nothing wrong
+  EXPECT_EQ(read_records(reopened), (std::vector<read_record>{{1, "first"}, {2, "second"}}));
+  EXPECT_EQ(reopened.next_lsn(), 3u);
+}
+
+TEST_F(journal_oom, a_failed_batch_appends_none_of_its_records) {
+  auto log = journal::open(dir.path());
+  log.write(bytes_of("before"));
+  std::string small = "small", large(big, 'y');
+  std::span<const std::byte> batch[] = {bytes_of(small), bytes_of(small), bytes_of(large)};
+  {
+    refuse_large_allocations refuse(big / 2);
+    EXPECT_THROW(log.append(std::span<const std::span<const std::byte>>(batch)), std::bad_alloc);
+  }
+  EXPECT_EQ(log.next_lsn(), 2u);
+  log.write(bytes_of("after"));
+  EXPECT_EQ(read_records(log), (std::vector<read_record>{{1, "before"}, {2, "after"}}));
+}
+
+// The leader's first allocation is in moving to a new segment; failing it
+// poisons the journal with ENOMEM, not with an I/O error that never was.
+TEST_F(journal_oom, running_out_of_memory_while_writing_poisons_with_enomem) {
+  auto log = journal::open(dir.path(), {.segment_size = 4096});
+  std::string record(1500, 'r');
+  log.write(bytes_of(record));
+  log.write(bytes_of(record));
+  std::uint64_t third = log.append(bytes_of(record));  // does not fit: a new segment
+  refuse_next = true;
+  EXPECT_THROW(log.commit(third), std::bad_alloc);
+  refuse_next = false;
+  auto e = thrown([&] { log.append(bytes_of("more")); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), ENOMEM);
+  EXPECT_NE(std::string(e->what()).find("out of memory while writing records"), std::string::npos)
+      << e->what();
+}
+
+}  // namespace
