@@ -163,7 +163,9 @@ class journal {
 
   // Gives `bytes` the next lsn and returns it. Copies the bytes once into
   // memory; no system call; not durable until commit(). Throws EMSGSIZE
-  // beyond max_record_size (nothing appended), or a poisoning error.
+  // beyond max_record_size, std::bad_alloc if the copy finds no memory
+  // (either way nothing is appended and no lsn is used), or a poisoning
+  // error.
   std::uint64_t append(std::span<const std::byte> bytes);
 
   // Appends each of `records`, in order, with consecutive lsns, under one
