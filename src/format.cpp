@@ -152,6 +152,7 @@ void writer::print(std::string_view text, const padding& pad) {
   std::size_t gap = pad.width > text.size() ? pad.width - text.size() : 0;
   std::size_t lead = detail::lead_of(gap, pad.align);
   auto fill = [this, &pad](std::size_t n) {
+    if (n == 0) return;  // nothing to reserve: a closed writer's room has no address
     auto room = reserve(n);
     std::memset(room.data(), pad.fill, n);
     commit(n);

@@ -1,12 +1,14 @@
 #include "write_behind.hpp"
 
 #include <cstdlib>
+#include <limits>
 #include <new>
 #include <utility>
 
 namespace sluice::detail {
 
 owned_buffer allocate_buffer(std::size_t capacity, std::size_t align) {
+  if (capacity > std::numeric_limits<std::size_t>::max() - (align - 1)) throw std::bad_alloc();
   std::size_t rounded = (capacity + align - 1) / align * align;
   auto* data = static_cast<char*>(std::aligned_alloc(align, rounded));
   if (!data) throw std::bad_alloc();

@@ -6,7 +6,10 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <limits>
+#include <new>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "replace.hpp"
@@ -44,12 +47,16 @@ bool cannot_preallocate(const std::system_error& e) {
   return error == EOPNOTSUPP || error == ESPIPE || error == ENODEV;
 }
 
-// What went wrong, without the path the report names already:
-// "write at offset 4096: No space left on device".
+// What went wrong: "write at offset 4096: No space left on device" (the
+// report names the path already), else the failed call's own message
+// without its prefix: "fdatasync 'out.bin': Input/output error".
 std::string failure_of(const std::system_error& e) {
   if (const auto* w = dynamic_cast<const write_error*>(&e))
     return "write at offset " + std::to_string(w->offset()) + ": " + e.code().message();
-  return e.code().message();
+  std::string_view what = e.what();
+  constexpr std::string_view prefix = "sluice: ";
+  if (what.starts_with(prefix)) what.remove_prefix(prefix.size());
+  return std::string(what);
 }
 
 }  // namespace
@@ -257,7 +264,9 @@ void writer::make_room(std::size_t n) {
   check_usable();
   write_buffer();
   if (n <= static_cast<std::size_t>(end_ - pos_)) return;
-  allocate(buffered() + n);  // buffered(): a direct writer's partial block
+  std::size_t held = buffered();  // a direct writer's partial block
+  if (n > std::numeric_limits<std::size_t>::max() - held) throw std::bad_alloc();
+  allocate(held + n);
 }
 
 // A buffer of at least `capacity` bytes (rounded up to whole blocks for
@@ -470,7 +479,7 @@ void writer::drain() {
 // first of them, the engine ends, and its error sticks and is thrown.
 void writer::take_back_failure(std::span<const char> rest) {
   detail::write_behind::failed_writes failed = behind_->failure();
-  error_ = failed.error;  // sticks even if what follows cannot allocate
+  fail(failed.error);  // sticks, and stops inline writes, even if what follows cannot allocate
   failed.unwritten.push_back(rest);
   std::size_t total = 0;
   for (auto piece : failed.unwritten) total += piece.size();

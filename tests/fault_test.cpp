@@ -506,8 +506,26 @@ TEST_F(fault, a_failed_close_in_the_destructor_goes_to_the_handler) {
   EXPECT_EQ(read_all(path), "complete");
   ASSERT_EQ(reports.reports().size(), 1u);
   EXPECT_EQ(reports.reports()[0].code.value(), EIO);
-  EXPECT_EQ(reports.reports()[0].message,
-            "sluice: close " + quoted(path) + " in its destructor: " + std::strerror(EIO));
+  EXPECT_EQ(reports.reports()[0].message, "sluice: close " + quoted(path) +
+                                              " in its destructor: close " + quoted(path) + ": " +
+                                              std::strerror(EIO));
+}
+
+// The durability the destructor could not give is named as the sync that failed.
+TEST_F(fault, a_failed_sync_in_the_destructor_is_named_to_the_handler) {
+  auto path = dir / "s";
+  captured_reports reports;
+  {
+    fake_sys fake;
+    writer out(path, {.durability = sluice::durability::data_on_close});
+    out.write(std::string_view("complete"));
+    fake.fail(call::fdatasync, 1, EIO);
+  }
+  ASSERT_EQ(reports.reports().size(), 1u);
+  EXPECT_EQ(reports.reports()[0].code.value(), EIO);
+  EXPECT_EQ(reports.reports()[0].message, "sluice: close " + quoted(path) +
+                                              " in its destructor: fdatasync " + quoted(path) +
+                                              ": " + std::strerror(EIO));
 }
 
 TEST_F(fault, a_write_error_in_close_still_closes_the_descriptor) {

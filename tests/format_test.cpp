@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -135,6 +136,19 @@ TEST_F(format_test, padded_text) {
   });
   EXPECT_EQ(text, "    id|name....|--mid---|too long|##|" + std::string(5000, 'w') +
                       std::string(10, ' '));
+}
+
+// Padding that needs no fill reserves nothing: a closed writer refuses the
+// text as write() does (the asan preset also checks no null room is filled).
+TEST_F(format_test, padded_text_to_a_closed_writer_is_refused) {
+  writer out(dir / "t");
+  out.close();
+  auto e = thrown([&] { out.print("abc", sluice::pad(2)); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EBADF);
+  e = thrown([&] { out.print("abc", sluice::pad(5)); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EBADF);
 }
 
 TEST_F(format_test, bool_and_char) {

@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <limits>
 #include <sluice/sluice.hpp>
 #include <string>
 #include <utility>
@@ -151,6 +152,29 @@ TEST_F(writer_basics, reserve_beyond_the_buffer_size_grows_it) {
   out.write(std::string_view("z"));
   out.close();
   EXPECT_EQ(read_all(path), "abc" + big + "z");
+}
+
+// No buffer holds SIZE_MAX bytes (nor a size that rounds past it): refused
+// with bad_alloc, never a span larger than the memory behind it.
+TEST_F(writer_basics, a_reserve_no_buffer_can_hold_is_refused_and_the_writer_goes_on) {
+  auto path = dir / "out";
+  writer out(path, {.buffer_size = 16});
+  out.write(std::string_view("abc"));
+  constexpr std::size_t huge = std::numeric_limits<std::size_t>::max();
+  EXPECT_THROW(out.reserve(huge), std::bad_alloc);
+  EXPECT_THROW(out.reserve(huge - 3), std::bad_alloc);
+  EXPECT_THROW(out.print("x", sluice::pad(huge)), std::bad_alloc);
+  EXPECT_EQ(out.tell(), 3u);
+  out.write(std::string_view("def"));
+  out.close();
+  EXPECT_EQ(read_all(path), "abcdef");
+}
+
+TEST_F(writer_basics, a_buffer_size_no_buffer_can_hold_is_refused) {
+  constexpr std::size_t huge = std::numeric_limits<std::size_t>::max();
+  EXPECT_THROW(writer(dir / "a", {.buffer_size = huge - 8}), std::bad_alloc);
+  EXPECT_THROW(writer(dir / "b", {.buffer_size = huge - 8, .caching = sluice::caching::direct}),
+               std::bad_alloc);
 }
 
 TEST_F(writer_basics, reserve_that_does_not_fit_flushes_first) {

@@ -36,9 +36,11 @@ class write_error : public std::system_error {
 
 // Called by destructors with the error and a one-line message such as
 //   sluice: close 'a' in its destructor, 40 bytes lost: write at offset 80: Input/output error
-//   sluice: close 'a' in its destructor: Input/output error
-// (the second from a close(2) that failed: the OS may have dropped bytes it
-// had accepted). It must not throw.
+//   sluice: close 'a' in its destructor: fdatasync 'a': Input/output error
+//   sluice: close 'a' in its destructor: close 'a': Input/output error
+// (the second from a sync that failed: the data may not be durable; the
+// third from a close(2) that failed: the OS may have dropped bytes it had
+// accepted). It must not throw.
 using error_handler = void (*)(const std::error_code& code, std::string_view message) noexcept;
 
 // Installs `handler` (nullptr restores the default, which writes the message and

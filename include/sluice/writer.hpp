@@ -289,7 +289,8 @@ class writer {
   // A writable span of at least `n` bytes inside the buffer, flushing first if
   // needed; when n exceeds the buffer's size the buffer is replaced by one of
   // n bytes, kept until close (buffer_size() reports it). Nothing is written until
-  // commit(k) accepts the first k bytes (k <= the span's size).
+  // commit(k) accepts the first k bytes (k <= the span's size). std::bad_alloc
+  // for an n no buffer can hold; the writer then goes on with the buffer it had.
   std::span<char> reserve(std::size_t n) {
     if (n > static_cast<std::size_t>(end_ - pos_)) [[unlikely]]
       make_room(n);

@@ -1,17 +1,23 @@
-// sluice::journal when memory runs out during append: the failed call
-// appends nothing and takes no lsn, so the log stays a gapless sequence that
-// commits, reads back and reopens. A test program of its own, because it
-// replaces the global operator new to make large allocations fail on demand.
+// When memory runs out. sluice::journal: a failed append appends nothing and
+// takes no lsn, so the log stays a gapless sequence that commits, reads back
+// and reopens. sluice::writer: a background failure that finds no memory to
+// take its bytes back still stops the writer. A test program of its own,
+// because it replaces the global operator new and aligned_alloc to make
+// allocations fail on demand.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdlib>
+#include <future>
 #include <new>
-#include <sluice/journal.hpp>
+#include <optional>
+#include <sluice/sluice.hpp>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "fake_sys.hpp"
 #include "journal_test_support.hpp"
 
 namespace {
@@ -41,7 +47,17 @@ class refuse_large_allocations {
   refuse_large_allocations& operator=(const refuse_large_allocations&) = delete;
 };
 
+// Writer buffers (aligned_alloc) larger than this fail while it is set.
+std::atomic<std::size_t> refuse_buffers_over{0};
+
 }  // namespace
+
+extern "C" void* aligned_alloc(std::size_t align, std::size_t size) noexcept {
+  std::size_t limit = refuse_buffers_over;
+  if (limit != 0 && size > limit) return nullptr;
+  void* p = nullptr;
+  return posix_memalign(&p, align, size) == 0 ? p : nullptr;
+}
 
 void* operator new(std::size_t size) { return allocate(size); }
 void* operator new[](std::size_t size) { return allocate(size); }
@@ -109,6 +125,37 @@ TEST_F(journal_oom, running_out_of_memory_while_writing_poisons_with_enomem) {
   EXPECT_EQ(e->code().value(), ENOMEM);
   EXPECT_NE(std::string(e->what()).find("out of memory while writing records"), std::string::npos)
       << e->what();
+}
+
+using writer_oom = dir_test;
+
+// The writer's second buffer fails in the background; taking its bytes back
+// needs a larger buffer, which cannot be had. The writer must still stop:
+// its error sticks, and no later put() is accepted as if nothing happened.
+TEST_F(writer_oom, a_background_failure_that_finds_no_memory_still_stops_the_writer) {
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  fake_sys fake;
+  fake.on_pwritev([&](int nth, std::size_t) {
+    if (nth != 2) return transfer_action{};
+    released.wait();
+    return transfer_action{transfer_action::fail, ENOSPC, 0};
+  });
+  std::optional<sluice::writer> out;
+  out.emplace(dir.path() / "out", sluice::writer_options{.buffer_size = 100, .write_behind = true});
+  for (char c : pattern(250)) out->put(c);  // two buffers handed off, 50 bytes buffered
+  refuse_buffers_over = 128;                // the 100-byte buffers still come
+  release.set_value();
+  EXPECT_THROW(out->flush(), std::bad_alloc);
+  refuse_buffers_over = 0;
+  int writes = fake.calls(call::pwritev);
+  auto e = thrown<sluice::write_error>([&] { out->put('x'); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), ENOSPC);
+  EXPECT_EQ(fake.calls(call::pwritev), writes) << "a failed write was retried";
+  captured_reports reports;
+  out.reset();  // destroyed without close: reports the loss, does not throw
+  EXPECT_EQ(reports.reports().size(), 1u);
 }
 
 }  // namespace
