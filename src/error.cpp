@@ -63,9 +63,10 @@ void throw_error(int errno_value, std::string_view operation, std::string_view p
 }
 
 write_error write_failed(int errno_value, std::string_view path, std::uint64_t offset,
-                         std::uint64_t written) {
+                         std::uint64_t written, std::string_view note) {
   std::uint64_t failed_at = offset + written;
-  return write_error(errno_value, describe("write", path, failed_at), failed_at, written);
+  return write_error(errno_value, describe("write", path, failed_at).append(note), failed_at,
+                     written);
 }
 
 }  // namespace detail

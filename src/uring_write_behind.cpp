@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
 #include <mutex>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -209,19 +211,25 @@ void uring_write_behind::settle() {
   if (error_) return;
   const job& first = jobs_.front();
   failed_at_ = first.offset + first.written;
-  error_ = std::make_exception_ptr(write_failed(first.error, path_, first.offset, first.written));
-  cut_back();
+  std::string not_cut = cut_back();
+  error_ = std::make_exception_ptr(
+      write_failed(first.error, path_, first.offset, first.written, not_cut));
 }
 
 // Writes after the first failure may have landed past it: the file is cut
-// back to the failure (or to its size before the engine, if larger). A
-// failure here adds nothing to the one being reported.
-void uring_write_behind::cut_back() const {
+// back to the failure (or to its size before the engine, if larger).
+// Returns "" if it was, else what the failure report adds: the file may
+// hold bytes past the failure.
+std::string uring_write_behind::cut_back() const {
   std::uint64_t keep = std::max(failed_at_, old_size_);
   std::uint64_t end = 0;
   for (const job& j : jobs_) end = std::max(end, j.offset + j.written);
-  if (end > keep)
-    (void)restart_interrupted([&] { return sys().ftruncate(fd_, static_cast<off_t>(keep)); });
+  if (end <= keep) return {};
+  if (restart_interrupted([&] { return sys().ftruncate(fd_, static_cast<off_t>(keep)); }) == 0)
+    return {};
+  std::string why = std::strerror(errno);
+  return " (and cutting the file back to " + std::to_string(keep) + " bytes failed: " + why +
+         "; bytes written after that offset may remain)";
 }
 
 }  // namespace sluice::detail

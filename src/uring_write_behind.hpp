@@ -79,7 +79,7 @@ class uring_write_behind final : public write_behind {
   void lose_track(int error);
   void retire();
   void settle();
-  void cut_back() const;
+  std::string cut_back() const;
 
   void* ring_;
   const int fd_;

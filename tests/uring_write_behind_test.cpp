@@ -325,6 +325,34 @@ TEST_F(uring_write_behind, a_failure_with_a_later_write_landed_leaves_exactly_a_
       expect_prefix_after_failure_in_flight(dir / "out", error, written);
 }
 
+// As above, but the file cannot be cut back: the error says so, since the
+// file may then hold the later write's bytes past the failure.
+TEST_F(uring_write_behind, a_failure_whose_cut_back_fails_says_what_may_remain) {
+  auto path = dir / "out";
+  fake_sys fake;
+  fake.emulate_ring({.deferred = true, .newest_first = true});
+  fake.on_pwritev([&](int nth, std::size_t) {
+    return nth >= 2 ? transfer_action{transfer_action::fail, ENOSPC} : transfer_action{};
+  });
+  fake.fail(call::ftruncate, 1, EIO);
+  writer out(path, behind);
+  auto e = thrown<sluice::write_error>([&] {
+    put_all(out, pattern(250));  // two buffers in flight, 50 bytes buffered
+    out.flush();
+  });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), ENOSPC);
+  EXPECT_EQ(e->offset(), 0u);
+  EXPECT_NE(std::string(e->what()).find("write " + quoted(path) +
+                                        " at offset 0 (and cutting the file back to 0 bytes "
+                                        "failed: " +
+                                        std::strerror(EIO)),
+            std::string::npos)
+      << e->what();
+  EXPECT_EQ(size_on_disk(path), 200u) << "the later write landed and stayed";
+  EXPECT_TRUE(thrown<sluice::write_error>([&] { out.close(); }));
+}
+
 // A failure found while handing off (every buffer in flight): the buffer
 // being handed off comes back too, in order.
 TEST_F(uring_write_behind, a_failure_found_at_a_hand_off_takes_every_buffer_back) {

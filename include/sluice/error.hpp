@@ -60,9 +60,9 @@ std::string describe(std::string_view operation, std::string_view path, std::uin
                               std::uint64_t offset);
 // The write_error of a write at `offset` to `path` that failed with
 // `errno_value` after `written` bytes: "sluice: write '<path>' at offset
-// <offset + written>: <strerror>".
+// <offset + written><note>: <strerror>".
 write_error write_failed(int errno_value, std::string_view path, std::uint64_t offset,
-                         std::uint64_t written);
+                         std::uint64_t written, std::string_view note = {});
 }  // namespace detail
 
 }  // namespace sluice
