@@ -41,7 +41,7 @@ void report_error(const std::error_code& code, std::string_view message) noexcep
 }
 
 std::string describe(std::string_view operation, std::string_view path) {
-  std::string text = "sluice: ";
+  std::string text(message_prefix);
   text += operation;
   text += " '";
   text += path;

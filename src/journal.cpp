@@ -20,7 +20,7 @@ detail::journal_state& usable(const std::unique_ptr<detail::journal_state>& stat
                               const char* operation) {
   if (!state)
     throw std::system_error(EBADF, std::generic_category(),
-                            std::string("sluice: ") + operation + " journal: not open");
+                            std::string(detail::message_prefix) + operation + " journal: not open");
   return *state;
 }
 
@@ -123,7 +123,7 @@ std::uint64_t journal::append(std::span<const std::span<const std::byte>> record
   std::size_t framed = 0;
   for (std::span<const std::byte> bytes : records) {
     check_record_size(s, bytes.size());
-    framed += detail::record_header_size + bytes.size();
+    framed += static_cast<std::size_t>(detail::framed_size(bytes.size()));
   }
   std::lock_guard lock(s.mutex);
   detail::check_usable(s, "append to journal");

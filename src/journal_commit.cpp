@@ -17,7 +17,7 @@ namespace sluice::detail {
 namespace {
 
 std::uint64_t record_size_at(std::span<const std::byte> batch, std::size_t at) {
-  return record_header_size + decode_record_header(batch.data() + at).length;
+  return framed_size(decode_record_header(batch.data() + at).length);
 }
 
 // Bytes of whole records from the front of `records` that fit in `room`.

@@ -112,7 +112,7 @@ record_header decode_record_header(const std::byte* bytes) noexcept {
 void encode_record(std::vector<std::byte>& out, std::uint64_t lsn, std::uint64_t durable_mark,
                    std::span<const std::byte> payload) {
   std::size_t at = out.size();
-  out.resize(at + record_header_size + payload.size());
+  out.resize(at + static_cast<std::size_t>(framed_size(payload.size())));
   std::byte* header = out.data() + at;
   put32(header, static_cast<std::uint32_t>(payload.size()));
   put64(header + 8, lsn);

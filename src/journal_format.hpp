@@ -55,8 +55,13 @@ struct record_header {
 
 record_header decode_record_header(const std::byte* bytes) noexcept;
 
-// Appends the framed record (header, then payload: record_header_size +
-// payload.size() bytes) to `out`. Allocates, and so can throw bad_alloc,
+// Bytes of a record with a payload of `payload_size` bytes, framed.
+constexpr std::uint64_t framed_size(std::uint64_t payload_size) noexcept {
+  return record_header_size + payload_size;
+}
+
+// Appends the framed record (header, then payload: framed_size() bytes) to
+// `out`. Allocates, and so can throw bad_alloc,
 // only when `out` lacks the capacity for it.
 void encode_record(std::vector<std::byte>& out, std::uint64_t lsn, std::uint64_t durable_mark,
                    std::span<const std::byte> payload);
@@ -82,7 +87,7 @@ struct record_read {
   record_status status;
   record_header header;                // as decoded; zeros when missing
   std::span<const std::byte> payload;  // when valid: until the window's next read
-  std::uint64_t size() const noexcept { return record_header_size + std::uint64_t{header.length}; }
+  std::uint64_t size() const noexcept { return framed_size(header.length); }
 };
 
 class read_window;

@@ -54,8 +54,7 @@ std::string failure_of(const std::system_error& e) {
   if (const auto* w = dynamic_cast<const write_error*>(&e))
     return "write at offset " + std::to_string(w->offset()) + ": " + e.code().message();
   std::string_view what = e.what();
-  constexpr std::string_view prefix = "sluice: ";
-  if (what.starts_with(prefix)) what.remove_prefix(prefix.size());
+  if (what.starts_with(detail::message_prefix)) what.remove_prefix(detail::message_prefix.size());
   return std::string(what);
 }
 

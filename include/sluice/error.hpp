@@ -50,6 +50,8 @@ error_handler set_error_handler(error_handler handler) noexcept;
 namespace detail {
 // Reports through the installed handler; never throws.
 void report_error(const std::error_code& code, std::string_view message) noexcept;
+// What every error message of sluice starts with.
+inline constexpr std::string_view message_prefix = "sluice: ";
 // "sluice: <operation> '<path>'" - the what() prefix every error uses.
 std::string describe(std::string_view operation, std::string_view path);
 // "sluice: <operation> '<path>' at offset <offset>"
