@@ -94,6 +94,31 @@ file create_segment(const std::filesystem::path& dir, std::uint64_t number, std:
   return file(segment.release(), final_path.native());
 }
 
+std::vector<std::pair<std::uint64_t, std::uint64_t>> read_window::data_ranges(
+    std::uint64_t offset) const {
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;
+  int fd = source_.native_handle();
+  while (offset < limit_) {
+    off_t data = sys().lseek(fd, static_cast<off_t>(offset), SEEK_DATA);
+    if (data < 0 && errno == ENXIO) break;  // nothing but holes to the end
+    if (data < 0 || static_cast<std::uint64_t>(data) < offset) data = static_cast<off_t>(offset);
+    if (static_cast<std::uint64_t>(data) >= limit_) break;
+    off_t hole = sys().lseek(fd, data, SEEK_HOLE);
+    std::uint64_t end = hole > data ? std::min(static_cast<std::uint64_t>(hole), limit_) : limit_;
+    ranges.emplace_back(static_cast<std::uint64_t>(data), end);
+    offset = end;
+  }
+  return ranges;
+}
+
+void read_window::drop_cached_after(std::uint64_t offset) const noexcept {
+  constexpr std::uint64_t page = 4096;
+  std::uint64_t from = (offset + page - 1) / page * page;
+  if (from < limit_)
+    (void)sys().fadvise(source_.native_handle(), static_cast<off_t>(from),
+                        static_cast<off_t>(limit_ - from), POSIX_FADV_DONTNEED);
+}
+
 std::span<const std::byte> read_window::bytes(std::uint64_t offset, std::size_t n) {
   if (offset >= limit_) return {};
   n = static_cast<std::size_t>(std::min<std::uint64_t>(n, limit_ - offset));

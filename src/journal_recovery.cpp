@@ -92,10 +92,15 @@ checked_segment open_checked_segment(const std::filesystem::path& dir, std::uint
   return segment;
 }
 
+// Reads only the ranges the filesystem says may hold data: the unwritten
+// end of a preallocated segment is skipped, not read.
 bool only_zeros_after(read_window& window, std::uint64_t offset) {
-  constexpr std::size_t chunk = 64 * 1024;
-  for (; offset < window.limit(); offset += chunk)
-    if (!all_zero(window.bytes(offset, chunk))) return false;
+  constexpr std::uint64_t chunk = 64 * 1024;
+  window.drop_cached_after(offset);
+  for (auto [begin, end] : window.data_ranges(offset))
+    for (std::uint64_t at = begin; at < end; at += chunk)
+      if (!all_zero(window.bytes(at, static_cast<std::size_t>(std::min(chunk, end - at)))))
+        return false;
   return true;
 }
 

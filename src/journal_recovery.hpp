@@ -27,7 +27,9 @@ struct recovered_journal {
 // and, in salvage mode, renames segments past a corruption to *.corrupt.
 // Reads every segment's header, but the records only of the segments
 // recovery reaches (none past a cut or a failed read); a reached segment's
-// header and records go through one 1 MiB window (one pread per MiB).
+// header and records go through one 1 MiB window (one pread per MiB). After
+// the newest segment's last record it reads only the ranges SEEK_DATA says
+// may hold data (an fadvise and two lseeks a range), not the unwritten rest.
 // Holds at most two segments open at a time; writes nothing else.
 // Throws std::system_error (EINVAL, EPROTONOSUPPORT, EILSEQ or the errno of
 // a failed call).

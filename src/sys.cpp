@@ -54,6 +54,7 @@ constexpr sys_table real_table{
     .statx = ::statx,
     .mkdir = ::mkdir,
     .getdents64 = ::getdents64,
+    .lseek = ::lseek,
     .ring_open = real_ring_open,
     .ring_close = real_ring_close,
     .ring_register = real_ring_register,

@@ -64,6 +64,7 @@ fake_sys::fake_sys()
           .statx = statx_entry,
           .mkdir = mkdir_entry,
           .getdents64 = getdents64_entry,
+          .lseek = lseek_entry,
           .ring_open = ring_open_entry,
           .ring_close = ring_close_entry,
           .ring_register = ring_register_entry,
@@ -270,6 +271,12 @@ ssize_t fake_sys::getdents64_entry(int fd, void* buffer, size_t size) {
   std::lock_guard lock(active_->mutex_);
   if (auto planned = active_->next(call::getdents64)) return failed(planned->error);
   return real().getdents64(fd, buffer, size);
+}
+
+off_t fake_sys::lseek_entry(int fd, off_t offset, int whence) {
+  std::lock_guard lock(active_->mutex_);
+  if (auto planned = active_->next(call::lseek)) return failed(planned->error);
+  return real().lseek(fd, offset, whence);
 }
 
 int fake_sys::stat_entry(const char* path, struct stat* out) {

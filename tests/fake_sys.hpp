@@ -72,6 +72,7 @@ enum class call {
   statx,
   mkdir,
   getdents64,
+  lseek,
   ring_open,
   ring_close,
   ring_register,
@@ -230,6 +231,7 @@ class fake_sys {
   static int statx_entry(int dir, const char* path, int flags, unsigned mask, struct statx* out);
   static int mkdir_entry(const char* path, mode_t mode);
   static ssize_t getdents64_entry(int fd, void* buffer, size_t size);
+  static off_t lseek_entry(int fd, off_t offset, int whence);
   static int ring_open_entry(unsigned entries, void** ring);
   static void ring_close_entry(void* ring);
   static int ring_register_entry(void* ring, const iovec* buffers, unsigned count);

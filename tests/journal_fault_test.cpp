@@ -2,6 +2,7 @@
 // poisons the journal, an fdatasync is never retried, and what a lone
 // committer and recovery cost, and what recovery reads.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <filesystem>
@@ -66,6 +67,71 @@ TEST_F(journal_fault, recovery_reads_each_small_segment_once) {
   // Header, records and the zeros after the last one: one pread per segment.
   EXPECT_EQ(fake.calls(call::preadv), static_cast<int>(segments));
   EXPECT_EQ(read_records(log).size(), 60u);
+}
+
+// Whether this filesystem tells preallocated blocks from written ones
+// through SEEK_DATA (ext4 and XFS do; some report everything as data).
+bool seek_data_skips_preallocated(const std::filesystem::path& dir) {
+  auto probe = sluice::file::open(dir / "probe", {.mode = sluice::open_mode::create_new});
+  probe.preallocate(0, std::uint64_t{1} << 20);
+  bool skips = ::lseek(probe.native_handle(), 0, SEEK_DATA) < 0;
+  probe.close();
+  std::filesystem::remove(dir / "probe");
+  return skips;
+}
+
+TEST_F(journal_fault, reopening_reads_the_records_not_the_preallocated_rest) {
+  if (!seek_data_skips_preallocated(dir.path()))
+    GTEST_SKIP() << "this filesystem reports preallocated blocks as data";
+  std::filesystem::path where = dir.path() / "log";
+  {
+    auto log = journal::open(where);  // one 64 MiB segment
+    for (int i = 1; i <= 100; ++i) log.write(bytes_of(payload(i)));
+  }
+  auto segment = segment_files(where).front();
+  // Reading it all caches the zeros of its unwritten blocks, as a backup
+  // tool's read would; SEEK_DATA counts cached pages as data.
+  ASSERT_EQ(read_all(segment).size(), std::size_t{64} << 20);
+  for (int round = 0; round < 2; ++round) {
+    fake_sys fake;
+    std::size_t read = 0;
+    fake.on_preadv([&](int, off_t, std::size_t requested) {
+      read += requested;
+      return transfer_action{};
+    });
+    auto log = journal::open(where);
+    EXPECT_LE(read, std::size_t{4} << 20) << "round " << round;
+    EXPECT_EQ(read_records(log).size(), 100u);
+  }
+}
+
+TEST_F(journal_fault, without_seek_data_recovery_reads_the_whole_rest) {
+  std::filesystem::path where = dir.path() / "log";
+  {
+    auto log = journal::open(where, {.segment_size = std::uint64_t{8} << 20});
+    log.write(bytes_of(payload(1)));
+  }
+  auto segment = segment_files(where).front();
+  {
+    std::fstream f(segment, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(std::streamoff{6} << 20);
+    f.put('\x01');
+    ASSERT_TRUE(f.good());
+  }
+  fake_sys fake;
+  for (int nth : {1, 2}) fake.fail(call::lseek, nth, EINVAL);  // as where it cannot say
+  std::size_t read = 0;
+  fake.on_preadv([&](int, off_t, std::size_t requested) {
+    read += requested;
+    return transfer_action{};
+  });
+  auto e = thrown([&] {
+    journal::open(where, {.segment_size = std::uint64_t{8} << 20,
+                          .recovery = sluice::recovery_mode::absolute_consistency});
+  });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EILSEQ);
+  EXPECT_GE(read, std::size_t{6} << 20);  // read on up to the stray byte
 }
 
 // Three 4 MiB segments of 100 KiB records (40 a segment, 20 in the third),

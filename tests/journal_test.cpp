@@ -320,6 +320,31 @@ TEST_F(journal_recovery, absolute_consistency_refuses_a_torn_tail) {
   EXPECT_NE(error_text(e).find("record 10"), std::string::npos) << e->what();
 }
 
+// Recovery reads only where the filesystem says a segment may hold data; a
+// byte written far into the preallocated rest must still be found, whether
+// it waits in the page cache or was synced to the disk.
+TEST_F(journal_recovery, a_byte_far_past_the_records_is_found_cached_or_synced) {
+  for (bool synced : {false, true}) {
+    SCOPED_TRACE(synced ? "synced" : "cached");
+    std::filesystem::path where = dir.path() / (synced ? "synced" : "cached");
+    {
+      auto log = journal::open(where);
+      write_records(log, 1, 10);
+    }
+    auto segment = segment_files(where).front();
+    damage(segment, std::uint64_t{40} << 20, 1, '\x01');
+    if (synced) sluice::file::open(segment, {.mode = sluice::open_mode::open_existing}).sync_all();
+    auto e =
+        thrown([&] { journal::open(where, {.recovery = recovery_mode::absolute_consistency}); });
+    ASSERT_TRUE(e);
+    EXPECT_EQ(e->code().value(), EILSEQ);
+    EXPECT_NE(error_text(e).find("record 11 is torn or corrupt"), std::string::npos) << e->what();
+    auto log = journal::open(where);
+    EXPECT_EQ(read_records(log), expected_records(1, 10));
+    EXPECT_EQ(segment_files(where).size(), 2u);  // not continued beside the stray byte
+  }
+}
+
 TEST_F(journal_recovery, corruption_before_durable_records_is_an_error_naming_segment_and_offset) {
   {
     auto log = journal::open(dir.path());

@@ -50,6 +50,9 @@ struct sys_table {
   // getdents64(2): fills `buffer` with linux_dirent64 entries of the open
   // directory `fd`; 0 at the end. The journal lists its segments with it.
   ssize_t (*getdents64)(int fd, void* buffer, size_t size);
+  // lseek(2). The journal asks SEEK_DATA and SEEK_HOLE where a segment may
+  // hold non-zero bytes, so that recovery need not read its unwritten end.
+  off_t (*lseek)(int fd, off_t offset, int whence);
 
   // io_uring, behind an opaque handle (liburing's struct io_uring), for
   // writer_options::write_behind. Same errno style: -1 and errno on failure.
