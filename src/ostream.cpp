@@ -1,6 +1,7 @@
 // sluice::ostream: the streambuf's put area lives in the writer's buffer.
 #include "sluice/ostream.hpp"
 
+#include <limits>
 #include <utility>
 
 namespace sluice {
@@ -30,7 +31,9 @@ writer_streambuf::int_type writer_streambuf::overflow(int_type c) {
 // write(), which may send it without copying.
 std::streamsize writer_streambuf::xsputn(const char* text, std::streamsize size) {
   auto length = static_cast<std::size_t>(size);
-  if (length <= static_cast<std::size_t>(epptr() - pptr())) {
+  // pbump() takes an int: a longer text goes to write() even if it fits.
+  if (length <= static_cast<std::size_t>(epptr() - pptr()) &&
+      length <= static_cast<std::size_t>(std::numeric_limits<int>::max())) {
     traits_type::copy(pptr(), text, length);
     pbump(static_cast<int>(size));
     return size;
@@ -41,11 +44,18 @@ std::streamsize writer_streambuf::xsputn(const char* text, std::streamsize size)
   return size;
 }
 
+// -1, never an exception, on failure: the stream may call it from a
+// destructor (a sentry's, under std::unitbuf). The error sticks in the
+// writer, so close() throws it.
 int writer_streambuf::sync() {
-  settle();
-  target_->flush();
-  open_area(1);
-  return 0;
+  try {
+    settle();
+    target_->flush();
+    open_area(1);
+    return 0;
+  } catch (...) {
+    return -1;
+  }
 }
 
 // Only the position is answered (tellp); the stream cannot seek.

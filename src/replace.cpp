@@ -53,6 +53,16 @@ std::string with_fresh_name(const std::filesystem::path& target, const char* ope
   }
 }
 
+// An unnamed temporary gets its name at install() by a link from
+// /proc/self/fd, which a sandbox or chroot may lack: checked before any byte
+// is accepted (one stat).
+std::string self_path(int fd) { return "/proc/self/fd/" + std::to_string(fd); }
+
+bool can_be_named(int fd) {
+  struct stat st {};
+  return sys().stat(self_path(fd).c_str(), &st) == 0;
+}
+
 bool unnamed_temporaries_unsupported(int error) {
   return error == EOPNOTSUPP || error == EISDIR || error == EINVAL;
 }
@@ -60,17 +70,28 @@ bool unnamed_temporaries_unsupported(int error) {
 }  // namespace
 
 std::string temporary_prefix(const std::filesystem::path& target) {
-  return "." + target.filename().native() + ".sluice-tmp-";
+  // With the 8 hex digits after it, at most NAME_MAX bytes: a long name is cut.
+  constexpr std::string_view before = ".", after = ".sluice-tmp-";
+  constexpr std::size_t name_max = 255, room = name_max - before.size() - after.size() - 8;
+  std::string prefix(before);
+  prefix.append(target.filename().native(), 0, room);
+  prefix += after;
+  return prefix;
 }
 
-temporary open_temporary(const std::filesystem::path& target, bool direct) {
+temporary open_temporary(const std::filesystem::path& relative_target, bool direct) {
+  // Every later step names the directory of open time, whatever chdir() does.
+  std::filesystem::path target = std::filesystem::absolute(relative_target);
   mode_t permissions = permissions_for(target);
   int flags = O_RDWR | O_CLOEXEC | (direct ? O_DIRECT : 0);
   std::string directory = directory_of(target).native();
   int fd = restart_interrupted(
       [&] { return sys().open(directory.c_str(), O_TMPFILE | flags, permissions); });
-  if (fd >= 0) return {file(fd, target.native()), {}};
-  if (!unnamed_temporaries_unsupported(errno)) throw_error(errno, "open", target.native());
+  if (fd >= 0 && can_be_named(fd)) return {file(fd, target.native()), {}};
+  if (fd >= 0)
+    sys().close(fd);
+  else if (!unnamed_temporaries_unsupported(errno))
+    throw_error(errno, "open", target.native());
   std::string name = with_fresh_name(target, "open", [&](const std::string& candidate) {
     fd = restart_interrupted(
         [&] { return sys().open(candidate.c_str(), O_CREAT | O_EXCL | flags, permissions); });
@@ -82,7 +103,7 @@ temporary open_temporary(const std::filesystem::path& target, bool direct) {
 void install(file& target, std::string& name) {
   target.sync_all();
   if (name.empty()) {
-    std::string self = "/proc/self/fd/" + std::to_string(target.native_handle());
+    std::string self = self_path(target.native_handle());
     name = with_fresh_name(target.path(), "link", [&](const std::string& candidate) {
       return sys().linkat(AT_FDCWD, self.c_str(), AT_FDCWD, candidate.c_str(), AT_SYMLINK_FOLLOW);
     });

@@ -18,11 +18,12 @@ struct temporary {
   std::string name;
 };
 
-// Opens a temporary beside `target`: an unnamed O_TMPFILE where the
-// filesystem supports it, else `.<target's name>.sluice-tmp-<8 hex digits>`
-// created exclusively. It gets the permission bits of the file it will
-// replace (or 0666), minus the umask; `direct` adds O_DIRECT. Throws like
-// file::open, naming target.
+// Opens a temporary beside `target`, made absolute first: an unnamed
+// O_TMPFILE where the filesystem supports it and /proc/self/fd can name it
+// (one stat), else `.<target's name>.sluice-tmp-<8 hex digits>` created
+// exclusively. It gets the permission bits of the file it will replace (or
+// 0666), minus the umask; `direct` adds O_DIRECT. Throws like file::open,
+// naming the absolute target.
 temporary open_temporary(const std::filesystem::path& target, bool direct);
 
 // Makes the temporary's content the target's: fsync, a name (linkat) if it
@@ -37,7 +38,8 @@ void install(file& target, std::string& name);
 void discard(file& target, const std::string& name) noexcept;
 
 // The prefix of every named temporary for `target`, to recognise leftovers
-// of a killed process: ".<filename>.sluice-tmp-".
+// of a killed process: ".<filename>.sluice-tmp-", the filename cut so that
+// the prefix and 8 more characters fit in NAME_MAX (255 bytes).
 std::string temporary_prefix(const std::filesystem::path& target);
 
 }  // namespace sluice::detail

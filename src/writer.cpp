@@ -98,8 +98,9 @@ void writer::open_target(const std::filesystem::path& path, const writer_options
     if (options.durability == durability::all_on_close) {
       // Only a file this writer creates needs its directory synced at close.
       try {
+        std::string directory = std::filesystem::absolute(path).parent_path().native();
         target_ = file::open(path, {.mode = open_mode::create_new, .direct = direct});
-        modes_.sync_directory = true;
+        modes_.directory_to_sync = std::move(directory);
         return;
       } catch (const std::system_error& e) {
         if (e.code().value() != EEXIST) throw;
@@ -542,11 +543,14 @@ void writer::trim_after_failure() noexcept {
 }
 
 void writer::close() {
-  if (!target_.is_open()) return;
+  if (!target_.is_open()) {
+    if (error_) std::rethrow_exception(error_);  // a failed close() stays failed
+    return;
+  }
   std::exception_ptr first = error_ ? error_ : finish();
   behind_.reset();  // idle: finish() waited for it, or it failed
   if (first) give_up();
-  std::exception_ptr closing = close_file(!first && modes_.sync_directory);
+  std::exception_ptr closing = close_file(!first && !modes_.directory_to_sync.empty());
   if (!first) first = closing;
   if (first) {
     fail(first);  // the unwritten bytes stay counted in buffered()
@@ -576,11 +580,9 @@ void writer::give_up() noexcept {
 // Closes the file if it is still open, then syncs its directory if asked;
 // the first failure, or null.
 std::exception_ptr writer::close_file(bool then_sync_directory) noexcept {
-  std::filesystem::path directory;
   try {
-    directory = std::filesystem::path(target_.path()).parent_path();
     target_.close();
-    if (then_sync_directory) sync_directory(directory.empty() ? "." : directory);
+    if (then_sync_directory) sync_directory(modes_.directory_to_sync);
     return nullptr;
   } catch (...) {
     return std::current_exception();

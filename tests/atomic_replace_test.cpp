@@ -87,9 +87,9 @@ TEST_F(atomic_replace, commit_order_is_write_sync_name_rename_close_sync_directo
   ASSERT_FALSE(fake.open_flags().empty());
   if ((fake.open_flags()[0] & O_TMPFILE) != O_TMPFILE || fake.calls(call::linkat) == 0)
     GTEST_SKIP() << "this filesystem has no O_TMPFILE";
-  EXPECT_EQ(fake.log(),
-            (std::vector<call>{call::stat, call::open, call::pwritev, call::fsync, call::linkat,
-                               call::rename, call::close, call::open, call::fsync, call::close}));
+  EXPECT_EQ(fake.log(), (std::vector<call>{call::stat, call::open, call::stat, call::pwritev,
+                                           call::fsync, call::linkat, call::rename, call::close,
+                                           call::open, call::fsync, call::close}));
   EXPECT_EQ(read_all(path), "content");
 }
 
@@ -110,6 +110,67 @@ TEST_F(atomic_replace, without_o_tmpfile_a_named_temporary_is_used_and_renamed) 
   EXPECT_EQ(fake.calls(call::rename), 1);
   EXPECT_EQ(read_all(path), "new");
   EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"t"});
+}
+
+TEST_F(atomic_replace, a_name_of_255_bytes_is_replaced_unnamed_or_named) {
+  for (bool named : {false, true}) {
+    SCOPED_TRACE(named ? "named temporary" : "O_TMPFILE");
+    auto path = dir / std::string(255, named ? 'n' : 'u');
+    write_all(path, "old");
+    fake_sys fake;
+    if (named) fake.refuse_o_tmpfile();
+    writer out(path, replace);
+    out.write(std::string_view("new"));
+    out.close();
+    EXPECT_EQ(read_all(path), "new");
+    EXPECT_EQ(entries(dir.path()), std::vector<std::string>{path.filename().native()});
+    std::filesystem::remove(path);
+  }
+}
+
+// /proc/self/fd names an unnamed temporary at close; where it is missing
+// (a sandbox, a chroot) a named temporary is taken from the start.
+TEST_F(atomic_replace, without_proc_a_named_temporary_is_used) {
+  auto path = dir / "t";
+  write_all(path, "old");
+  fake_sys fake;
+  fake.fail(call::stat, 2, ENOENT);  // the first is the target's permissions
+  writer out(path, replace);
+  out.write(std::string_view("new"));
+  out.close();
+  EXPECT_EQ(fake.calls(call::linkat), 0);
+  EXPECT_EQ(read_all(path), "new");
+  EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"t"});
+}
+
+// The directory is the one of open time: a chdir() before close() must not
+// make the replacement land in, or sync, another directory.
+TEST_F(atomic_replace, a_chdir_before_close_replaces_the_file_of_open_time) {
+  for (bool named : {false, true}) {
+    SCOPED_TRACE(named ? "named temporary" : "O_TMPFILE");
+    auto first = dir / (named ? "a-named" : "a"), second = dir / (named ? "b-named" : "b");
+    std::filesystem::create_directory(first);
+    std::filesystem::create_directory(second);
+    write_all(first / "t", "old a");
+    write_all(second / "t", "old b");
+    auto back = std::filesystem::current_path();
+    std::filesystem::current_path(first);
+    std::optional<std::system_error> e;
+    {
+      fake_sys fake;
+      if (named) fake.refuse_o_tmpfile();
+      writer out("t", replace);
+      out.write(std::string_view("new"));
+      std::filesystem::current_path(second);
+      e = thrown([&] { out.close(); });
+    }
+    std::filesystem::current_path(back);
+    EXPECT_FALSE(e) << e->what();
+    EXPECT_EQ(read_all(first / "t"), "new");
+    EXPECT_EQ(read_all(second / "t"), "old b");
+    EXPECT_EQ(entries(first), std::vector<std::string>{"t"});
+    EXPECT_EQ(entries(second), std::vector<std::string>{"t"});
+  }
 }
 
 TEST_F(atomic_replace, a_named_temporary_is_removed_when_the_writer_gives_up) {

@@ -154,6 +154,7 @@ ssize_t fake_sys::transfer(call which, int fd, const iovec* iov, int count, off_
 int fake_sys::open_entry(const char* path, int flags, mode_t mode) {
   std::lock_guard lock(active_->mutex_);
   active_->open_flags_.push_back(flags);
+  active_->open_paths_.push_back(path);
   if (auto planned = active_->next(call::open)) return failed(planned->error);
   if (active_->refuse_o_tmpfile_ && (flags & O_TMPFILE) == O_TMPFILE) return failed(EOPNOTSUPP);
   return real().open(path, flags, mode);

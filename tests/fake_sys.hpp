@@ -42,6 +42,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -170,6 +171,8 @@ class fake_sys {
   const std::vector<call>& log() const noexcept { return log_; }
   // The flags of each open.
   const std::vector<int>& open_flags() const noexcept { return open_flags_; }
+  // The path of each open, as given.
+  const std::vector<std::string>& open_paths() const noexcept { return open_paths_; }
   // Every write submitted to the emulated ring, in order.
   const std::vector<ring_write_record>& ring_writes() const noexcept { return ring_writes_; }
   // Every sync_file_range, in order.
@@ -252,6 +255,7 @@ class fake_sys {
   std::vector<pwritev_record> pwritevs_;
   std::vector<pwritev_record> writevs_;
   std::vector<int> open_flags_;
+  std::vector<std::string> open_paths_;
   std::vector<call> log_;
   ring_mode ring_mode_ = ring_mode::refused;
   ring_options ring_options_;

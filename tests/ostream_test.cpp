@@ -1,6 +1,7 @@
 // sluice::ostream: the same bytes and positions as std::ofstream for the same
 // insertions, tellp() without a system call, errors reported by close().
 #include <gtest/gtest.h>
+#include <sys/mman.h>
 
 #include <cerrno>
 #include <fstream>
@@ -184,6 +185,35 @@ TEST_F(ostream_test, destructor_reports_a_failure_instead_of_throwing) {
   }
   ASSERT_FALSE(reports.reports().empty());
   EXPECT_EQ(reports.reports()[0].code, std::error_code(EIO, std::generic_category()));
+}
+
+// A failure under std::unitbuf, which syncs from a sentry's destructor, sets
+// badbit; it must not escape that destructor (std::terminate).
+TEST_F(ostream_test, a_failure_under_unitbuf_sets_badbit_and_close_throws_it) {
+  sluice::ostream out("/dev/full");
+  out << std::unitbuf << "hello";
+  EXPECT_TRUE(out.bad());
+  auto e = thrown([&] { out.close(); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), ENOSPC);
+}
+
+// pbump() takes an int: an insertion of 2 GiB or more must not wrap it. The
+// text is zero pages never written to; /dev/null takes the bytes.
+TEST_F(ostream_test, an_insertion_over_int_max_bytes_is_counted_whole) {
+  constexpr std::size_t length = std::size_t{1} << 31;  // INT_MAX + 1
+  void* text =
+      ::mmap(nullptr, length, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  ASSERT_NE(text, MAP_FAILED);
+  {
+    sluice::ostream out("/dev/null", {.buffer_size = length + 4096});
+    out << 'a';
+    out.write(static_cast<const char*>(text), static_cast<std::streamsize>(length));
+    EXPECT_TRUE(out.good());
+    EXPECT_EQ(static_cast<std::size_t>(out.tellp()), 1 + length);
+    out.close();
+  }
+  ::munmap(text, length);
 }
 
 }  // namespace

@@ -164,6 +164,24 @@ TEST_F(writer_durability, all_on_close_of_a_new_file_syncs_the_file_then_its_dir
   EXPECT_EQ(read_all(path), "data");
 }
 
+TEST_F(writer_durability, all_on_close_syncs_the_directory_of_open_time_after_a_chdir) {
+  auto first = dir / "first", second = dir / "second";
+  std::filesystem::create_directory(first);
+  std::filesystem::create_directory(second);
+  auto back = std::filesystem::current_path();
+  std::filesystem::current_path(first);
+  fake_sys fake;
+  writer out("d", {.durability = durability::all_on_close});
+  out.write(std::string_view("data"));
+  std::filesystem::current_path(second);
+  auto e = thrown([&] { out.close(); });
+  std::filesystem::current_path(back);
+  EXPECT_FALSE(e) << e->what();
+  ASSERT_EQ(fake.open_paths().size(), 2u);
+  EXPECT_EQ(fake.open_paths()[1], first.native());
+  EXPECT_EQ(read_all(first / "d"), "data");
+}
+
 TEST_F(writer_durability, all_on_close_of_an_existing_file_syncs_only_the_file) {
   auto path = dir / "d";
   write_all(path, "old content, longer");

@@ -138,15 +138,20 @@ struct writer_options {
   // included. Writing goes to a temporary file in the same directory (an
   // unnamed O_TMPFILE where the filesystem has it, else one named
   // ".<name>.sluice-tmp-<8 hex digits>", the name a killed process may leave
-  // behind); close() fsyncs it, renames it over the path and fsyncs the
-  // directory, whatever `durability` says; its writeback starts early as
+  // behind, with <name> cut to fit NAME_MAX; a named one also where
+  // /proc/self/fd, which names an unnamed one, is missing); close() fsyncs
+  // it, renames it over the path and fsyncs the directory, whatever
+  // `durability` says; its writeback starts early as
   // for durability::data_on_close. A writer destroyed without
   // close(), or whose close() fails before the rename, leaves the path
   // untouched and removes the temporary. The new file gets the replaced
   // file's permission bits (0666 for a new one), minus the umask. Only for
   // writers opened by path, and only for a regular file: a path naming a
   // FIFO, device, socket or directory makes the constructor throw EINVAL
-  // (never is /dev/stdout replaced). Default false.
+  // (never is /dev/stdout replaced). A relative path is resolved when the
+  // writer opens: a chdir() before close() changes nothing. A path that is a
+  // symbolic link is itself replaced by the new file, as rename(2) does; the
+  // file it pointed to keeps its content. Default false.
   bool atomic_replace = false;
 
   // While one buffer is being written, the next one fills, so that
@@ -318,7 +323,8 @@ class writer {
   // Flushes, gives back an unused reservation (ftruncate to the size), makes
   // the file as durable as options.durability asks, closes it, then syncs
   // the directory if asked. Throws the first error, sticky or new. The writer
-  // is closed afterwards whatever happened.
+  // is closed afterwards whatever happened; calling close() again throws the
+  // same error (after a successful close it does nothing).
   void close();
 
   // Whether options.preallocate reserved space: false if none was asked for
@@ -397,9 +403,11 @@ class writer {
     std::uint64_t cached_from = 0;      // no_cache: where the part that may be cached begins
     std::uint64_t written_back_to = 0;  // synced at close: where writeback was last started
     bool preallocated = false;
-    bool sync_directory = false;  // all_on_close, and this writer created the file
-    bool replacing = false;       // atomic_replace: target_ is a temporary
-    std::string temporary_name;   // that temporary's path, while it has one
+    // all_on_close, and this writer created the file: its directory, made
+    // absolute when opened (a later chdir must not change which is synced).
+    std::string directory_to_sync;
+    bool replacing = false;      // atomic_replace: target_ is a temporary
+    std::string temporary_name;  // that temporary's path, while it has one
   };
   modes modes_;
   // write_behind: the engine writing the buffers handed over (a thread or
