@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bit>
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -71,28 +72,51 @@ char* fixed_exact(char* text, double value, int precision) noexcept {
   return std::copy(digits + std::max(whole, 0), digits + count, text);
 }
 
+// A float_format's precision, a negative one (which only a hand-made format
+// can hold) counting as 0, as the factories make it.
+int precision_of(const float_format& format) noexcept { return std::max(format.precision, 0); }
+
+// The most characters of print(value, format) before padding: float_room(),
+// except that in fixed notation only as many integer digits as `value` can
+// have once rounded (those of 2^e, where |value| < 2^e, with one to spare),
+// so that a small buffer is not enlarged to hold 309 digits a value lacks.
+template <class T>
+std::size_t float_room_of(T value, const float_format& format) noexcept {
+  if (format.style != float_style::fixed || !std::isfinite(value))
+    return float_room(format, sizeof(T) == sizeof(double));
+  int exponent = 0;
+  std::frexp(value, &exponent);
+  std::size_t digits = exponent <= 0 ? 1 : static_cast<std::size_t>(exponent) * 1233 / 4096 + 2;
+  return 2 + digits + static_cast<std::size_t>(precision_of(format));  // sign and point
+}
+
 template <class T>
 std::size_t format_floating_as(char* text, T value, const float_format& format) noexcept {
-  char* last = text + float_room(format, sizeof(T) == sizeof(double));
+  char* last = text + float_room_of(value, format);
+  int precision = precision_of(format);
   std::to_chars_result result;
   switch (format.style) {
     case float_style::fixed:
-      if (char* end = fixed_exact(text, value, format.precision)) {
+      if (char* end = fixed_exact(text, value, precision)) {
         result.ptr = end;
         break;
       }
-      result = std::to_chars(text, last, value, std::chars_format::fixed, format.precision);
+      result = std::to_chars(text, last, value, std::chars_format::fixed, precision);
       break;
     case float_style::scientific:
-      result = std::to_chars(text, last, value, std::chars_format::scientific, format.precision);
+      result = std::to_chars(text, last, value, std::chars_format::scientific, precision);
       break;
     case float_style::general:
-      result = std::to_chars(text, last, value, std::chars_format::general, format.precision);
+      result = std::to_chars(text, last, value, std::chars_format::general, precision);
       break;
     case float_style::shortest:
     default: result = std::to_chars(text, last, value); break;
   }
-  return apply_padding(text, static_cast<std::size_t>(result.ptr - text), format.padded);
+  // Zeros would make "00000nan" (read back as 0): printf and {fmt} pad the
+  // non-finite values with spaces.
+  padding padded = format.padded;
+  if (padded.fill == '0' && !std::isfinite(value)) padded.fill = ' ';
+  return apply_padding(text, static_cast<std::size_t>(result.ptr - text), padded);
 }
 
 }  // namespace
@@ -116,7 +140,7 @@ std::size_t apply_padding(char* text, std::size_t size, const padding& pad) noex
 // Bounds: a sign, the integer digits (309 for a double, 39 for a float), the
 // point, the precision's digits and an exponent ("e-308"), with a margin.
 std::size_t float_room(const float_format& format, bool is_double) noexcept {
-  auto precision = static_cast<std::size_t>(format.precision);
+  auto precision = static_cast<std::size_t>(precision_of(format));
   switch (format.style) {
     case float_style::fixed: return (is_double ? 312 : 42) + precision;
     case float_style::scientific:
@@ -139,12 +163,12 @@ void writer::print(bool value) { write(value ? std::string_view("true") : "false
 void writer::print(char value) { put(value); }
 
 void writer::print(double value, const float_format& format) {
-  auto room = reserve(std::max(detail::float_room(format, true), format.padded.width));
+  auto room = reserve(std::max(detail::float_room_of(value, format), format.padded.width));
   commit(detail::format_floating(room.data(), value, format));
 }
 
 void writer::print(float value, const float_format& format) {
-  auto room = reserve(std::max(detail::float_room(format, false), format.padded.width));
+  auto room = reserve(std::max(detail::float_room_of(value, format), format.padded.width));
   commit(detail::format_floating(room.data(), value, format));
 }
 

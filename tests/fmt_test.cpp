@@ -1,21 +1,41 @@
 // sluice::print (<sluice/fmt.hpp>): the bytes fmt::output_file writes for the
 // same calls, whatever the writer's buffer size, and errors that stick.
 #include <fmt/os.h>
+#include <fmt/ranges.h>
 #include <gtest/gtest.h>
 
 #include <bit>
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
+#include <iterator>
 #include <limits>
 #include <random>
 #include <sluice/fmt.hpp>
 #include <sluice/sluice.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "fake_sys.hpp"
 #include "test_support.hpp"
+
+// A value whose formatter counts its calls and writes `length` characters
+// more each time: formatting it twice would show.
+struct counted_text {
+  int* calls;
+  std::size_t length;
+};
+
+template <>
+struct fmt::formatter<counted_text> {
+  constexpr auto parse(fmt::format_parse_context& context) { return context.begin(); }
+  auto format(const counted_text& text, fmt::format_context& context) const {
+    ++*text.calls;
+    std::string body(text.length * static_cast<std::size_t>(*text.calls), 'a' + *text.calls);
+    return fmt::format_to(context.out(), "{}", body);
+  }
+};
 
 namespace {
 
@@ -84,6 +104,37 @@ TEST_F(fmt_test, formats_into_the_buffer_without_writing) {
   EXPECT_EQ(fake.calls(call::pwritev), 0);
   out.close();
   EXPECT_EQ(read_all(path), "1 and 2.5");
+}
+
+// Every argument is formatted once, also when the text is longer than the
+// free space or than the whole buffer: a second pass would print another
+// text, or outgrow the space the first one measured.
+TEST_F(fmt_test, each_argument_is_formatted_once_whatever_the_text_length) {
+  for (std::size_t length : {std::size_t{10}, std::size_t{100}, std::size_t{5000}}) {
+    SCOPED_TRACE(length);
+    auto path = dir / ("once" + std::to_string(length));
+    int calls = 0;
+    {
+      sluice::writer out(path, {.buffer_size = 64});
+      out.write(std::string(57, '-'));
+      sluice::print(out, "<{}>", counted_text{&calls, length});
+      out.close();
+    }
+    EXPECT_EQ(calls, 1);
+    EXPECT_EQ(read_all(path), std::string(57, '-') + "<" + std::string(length, 'b') + ">");
+  }
+}
+
+TEST_F(fmt_test, a_join_over_an_input_iterator_loses_nothing_past_the_free_space) {
+  auto path = dir / "join";
+  std::istringstream numbers("10 20 30 40 50 60 70 80 90");
+  sluice::writer out(path, {.buffer_size = 64});
+  out.write(std::string_view("header-"));
+  out.write(std::string(50, '.'));
+  sluice::print(out, "{}\n",
+                fmt::join(std::istream_iterator<int>(numbers), std::istream_iterator<int>(), ","));
+  out.close();
+  EXPECT_EQ(read_all(path), "header-" + std::string(50, '.') + "10,20,30,40,50,60,70,80,90\n");
 }
 
 TEST_F(fmt_test, a_failed_write_throws_and_sticks) {

@@ -337,4 +337,54 @@ TEST_F(format_test, a_precision_larger_than_the_buffer_still_prints_exactly) {
                       printf_text(-std::numeric_limits<double>::max(), 'f', 3));
 }
 
+TEST_F(format_test, a_zero_fill_pads_infinities_and_nans_with_spaces) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  std::string text = printed(dir / "z", [](writer& out) {
+    out.print(-inf, sluice::fixed(2).pad(8, '0'));
+    out.put('|');
+    out.print(std::numeric_limits<double>::quiet_NaN(), sluice::shortest.pad(8, '0'));
+    out.put('|');
+    out.print(inf, sluice::scientific(1).pad(6, '0', sluice::align::left));
+    out.put('|');
+    out.print(-2.5, sluice::fixed(1).pad(6, '0'));  // finite: zeros after the sign
+  });
+  EXPECT_EQ(text, "    -inf|     nan|inf   |-002.5");
+}
+
+TEST_F(format_test, formats_made_by_hand_are_held_to_the_same_rules) {
+  std::string text = printed(dir / "h", [](writer& out) {
+    out.print(1e300, sluice::float_format{sluice::float_style::fixed, -1});
+    out.put('|');
+    out.print(2.75, sluice::float_format{sluice::float_style::scientific, -5});
+  });
+  EXPECT_EQ(text, printf_text(1e300, 'f', 0) + "|" + printf_text(2.75, 'e', 0));
+  auto path = dir / "b";
+  writer out(path);
+  for (int bad : {0, 1, 37, -16}) {
+    EXPECT_THROW(out.print(255, sluice::int_format{bad}), std::invalid_argument) << bad;
+    EXPECT_EQ(out.tell(), 0u);
+  }
+}
+
+// print reserves what the value can need, not what any value could: a
+// buffer of 100 bytes stays one for numbers that fit in it.
+TEST_F(format_test, a_number_that_fits_does_not_enlarge_a_small_buffer) {
+  auto path = dir / "s";
+  writer out(path, {.buffer_size = 100});
+  out.print(1.25, sluice::fixed(2));
+  out.print(-123456789.5, sluice::fixed(9));
+  out.print(std::numeric_limits<double>::max(), sluice::scientific(17));
+  out.print(-std::numeric_limits<double>::denorm_min());
+  out.print(std::numeric_limits<std::int64_t>::min(), sluice::dec);
+  out.print(std::numeric_limits<std::uint64_t>::max(), sluice::oct);
+  EXPECT_EQ(out.buffer_size(), 100u);
+  out.print(1e300, sluice::fixed(2));  // 304 characters: more than the buffer
+  EXPECT_GE(out.buffer_size(), 304u);
+  out.close();
+  EXPECT_EQ(read_all(path), "1.25" + printf_text(-123456789.5, 'f', 9) +
+                                printf_text(std::numeric_limits<double>::max(), 'e', 17) +
+                                "-5e-324-9223372036854775808" + "1777777777777777777777" +
+                                printf_text(1e300, 'f', 2));
+}
+
 }  // namespace

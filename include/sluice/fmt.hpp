@@ -9,12 +9,12 @@
 // sluice::print(out, "{} {:.3f}\n", name, value) formats like fmt::print:
 // the format string is checked at compile time (a mistake is a compile
 // error), and the bytes are exactly those fmt::output_file would write for
-// the same call. The text goes straight into the writer's buffer: {fmt}
-// formats into the space reserve() offers and print commits what it wrote,
-// with no intermediate string. When the text is longer than that space, the
-// buffer is flushed and the call is formatted again into the free buffer;
-// text longer than the whole buffer is formatted into a memory buffer and
-// handed to write() (the buffer does not grow).
+// the same call. {fmt} formats each call once, into a stack buffer of 500
+// bytes (a longer text moves to the heap), and print copies the text into
+// the writer's buffer; a text longer than the whole buffer goes out through
+// write() without that copy (the buffer does not grow). Each argument is
+// formatted once, so one that can be read only once (a join over an input
+// iterator) loses nothing.
 //
 // Floating point: a float or double whose spec is ".<precision>f" or
 // ".<precision>e" and nothing else ("{:.3f}", "{:.6e}"; no fill, align,
@@ -32,8 +32,7 @@
 // Errors: the writer's (see <sluice/writer.hpp>): a write that fails throws
 // and sticks, and no byte is dropped silently (unlike fmt::output_file, which
 // loses bytes on a short write). A formatter that throws leaves the writer
-// with nothing of that call committed, as long as the text fitted in the
-// free buffer.
+// with nothing of that call written.
 //
 // Example:
 //   #include <sluice/fmt.hpp>
@@ -73,21 +72,15 @@ T& fmt_arg(T& arg) {
 inline fmt_floating<double> fmt_arg(double arg) { return {arg}; }
 inline fmt_floating<float> fmt_arg(float arg) { return {arg}; }
 
-// Formats into the writer's free space; on overflow, once more into the
-// flushed buffer; text longer than the whole buffer is formatted into a
-// memory buffer and handed to write(), which sends a large piece on
-// without copying it again.
+// Formats once, into a stack buffer (500 bytes; a longer text grows it on
+// the heap), then copies the text into the writer's buffer (a text longer
+// than the buffer is sent on by write() without that copy). Never twice:
+// an argument read once (a join over an input iterator) would lose its
+// text, and one whose text changes between passes could outgrow the space
+// the first pass measured.
 inline void vprint(writer& out, fmt::string_view format, fmt::format_args args) {
-  auto room = out.reserve(1);
-  auto result = fmt::vformat_to_n(room.data(), room.size(), format, args);
-  if (result.size <= room.size()) return out.commit(result.size);
-  if (result.size <= out.buffer_size()) {
-    room = out.reserve(result.size);
-    out.commit(fmt::vformat_to_n(room.data(), room.size(), format, args).size);
-    return;
-  }
   fmt::memory_buffer text;
-  fmt::vformat_to(std::back_inserter(text), format, args);
+  fmt::vformat_to(fmt::appender(text), format, args);
   out.write(std::string_view(text.data(), text.size()));
 }
 
@@ -104,9 +97,8 @@ constexpr bool is_float_or_double =
 
 }  // namespace detail
 
-// Writes fmt::format(format, args...) to `out`, straight into its buffer.
-// Cost: one formatting pass when the text fits in the buffer's free space
-// (the common case), two when it needs a flush first.
+// Writes fmt::format(format, args...) to `out`. Cost: one formatting pass
+// into a stack buffer and one copy of the text into the writer's buffer.
 template <class... Args>
 void print(writer& out, fmt::format_string<Args...> format, Args&&... args) {
   fmt::string_view text = format;

@@ -23,13 +23,17 @@
 // a temporary string; padding moves it there in place. A format is a small
 // value, cheap to copy and constexpr. Nothing here allocates or throws,
 // except writer calls that flush a full buffer (their errors are the
-// writer's, see <sluice/writer.hpp>) and base() given a base outside 2..36
-// (std::invalid_argument).
+// writer's, see <sluice/writer.hpp>), and base() or print() given a base
+// outside 2..36 (std::invalid_argument). print reserves room for the longest
+// text the format can give for that value (in fixed notation, for its own
+// integer digits), so a writer's buffer is enlarged only when that is more
+// than the whole buffer.
 //
 // Text forms:
 // - integers in a base other than 10 are lowercase (hex_upper: uppercase),
 //   without prefix; a negative value is "-" and its magnitude ("-ff").
-// - infinities and NaNs print as "inf", "-inf", "nan", "-nan" in every style.
+// - infinities and NaNs print as "inf", "-inf", "nan", "-nan" in every style,
+//   padded with spaces where the fill is '0' (as printf and {fmt} do).
 // - fixed/scientific/general take a precision like printf's %f/%e/%g and
 //   round the exact binary value correctly.
 // - padding fills up to `width` characters (a longer text is never cut). With
@@ -37,6 +41,7 @@
 //   minus sign, as printf's "%05d" does.
 #pragma once
 
+#include <bit>
 #include <charconv>
 #include <cstddef>
 #include <cstring>
@@ -110,8 +115,9 @@ struct float_format {
 };
 
 inline constexpr float_format shortest{};
-// A negative precision counts as 0. The text grows with the precision: a
-// precision larger than the writer's buffer makes the writer enlarge it.
+// A negative precision counts as 0 (also in a float_format made by hand).
+// The text grows with the precision: a text longer than the writer's buffer
+// makes the writer enlarge it.
 constexpr float_format fixed(int precision) {
   return {float_style::fixed, precision < 0 ? 0 : precision};
 }
@@ -132,10 +138,20 @@ std::size_t lead_of(std::size_t gap, align where) noexcept;
 // max(size, pad.width) characters.
 std::size_t apply_padding(char* text, std::size_t size, const padding& pad) noexcept;
 
-// The most characters print(value of T, format) writes before padding.
+// The most characters print(value of T, format) writes before padding: a
+// sign and the digits, at least floor(log2(base)) bits each. format.base
+// must be 2..36.
 template <class T>
-constexpr std::size_t int_room(const int_format&) {
-  return static_cast<std::size_t>(std::numeric_limits<T>::digits) + 2;
+constexpr std::size_t int_room(const int_format& format) {
+  auto bits_per_digit = static_cast<std::size_t>(std::bit_width(unsigned(format.base)) - 1);
+  return static_cast<std::size_t>(std::numeric_limits<T>::digits) / bits_per_digit + 2;
+}
+
+// Throws std::invalid_argument unless format.base is 2..36: std::to_chars
+// has no meaning for other bases.
+constexpr void check_base(const int_format& format) {
+  if (format.base < 2 || format.base > 36)
+    throw std::invalid_argument("sluice: print: an int_format's base must be 2..36");
 }
 
 // Writes `value` as `format` says at `text` (room for int_room<T>() and for

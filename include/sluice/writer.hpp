@@ -281,6 +281,7 @@ class writer {
   // In format.base, padded as format.padded says, e.g. print(n, sluice::hex).
   template <detail::print_integer T>
   void print(T value, const int_format& format) {
+    detail::check_base(format);
     auto room = reserve(std::max(detail::int_room<T>(format), format.padded.width));
     commit(detail::format_integer(room.data(), value, format));
   }
