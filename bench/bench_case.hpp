@@ -37,6 +37,10 @@ struct method {
   // Optional: after each good run, untimed, what the report shows of the
   // files in its "after close" column (extents, cached MiB).
   std::function<std::string(const target&)> observe = {};
+  // Not 0: "vs best peer" compares the row only with the peers of the same
+  // group (the journal's: its committing threads), and stays empty without
+  // one. 0: with every peer of the table.
+  int group = 0;
 };
 
 // The name the report shows: the limit is marked "[limit]".
@@ -47,6 +51,12 @@ inline std::string display_name(const method& m) {
 // `m`, with `observe` reporting on its files after each run.
 inline method observing(method m, std::function<std::string(const target&)> observe) {
   m.observe = std::move(observe);
+  return m;
+}
+
+// `m` in group `group` (see method::group).
+inline method in_group(method m, int group) {
+  m.group = group;
   return m;
 }
 
@@ -63,11 +73,16 @@ struct bench_case {
   std::uint64_t bytes;   // what every method writes to target.path
   std::vector<method> methods;
   std::vector<std::string> skipped;  // methods not built in, with the reason
-  std::uint64_t written = 0;  // all a run writes, if more than bytes (a companion too); 0: bytes
+  // All a run writes, if more than bytes: then target.companion too, with
+  // the same bytes as target.path, and checked like it. 0: bytes.
+  std::uint64_t written = 0;
   // true: every run's target.path must hold the very bytes of the first
   // good run. false: the methods write different files (a database, a
   // journal directory), and each checks its own in `observe`.
   bool same_bytes = true;
+  // true: every method makes each transaction durable itself, so fdatasync
+  // is in every figure whether or not --sync asks for the final one.
+  bool syncs_each_commit = false;
 };
 
 }  // namespace sluice::bench

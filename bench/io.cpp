@@ -136,9 +136,12 @@ sluice::writer_options ostream_options(const target& t) {
           .durability = t.sync ? sluice::durability::data_on_close : sluice::durability::none};
 }
 
+// Closed first, as the ofstream and {fmt} peers are: close() may still cut
+// the file to its size (caching::direct, preallocate), which the fdatasync
+// must cover.
 void finish(sluice::writer& out, const target& t) {
-  if (t.sync) out.sync();
   out.close();
+  if (t.sync) sync_path(t.path);
 }
 
 void finish(sluice::file& out, const target& t) {

@@ -52,10 +52,13 @@ void check(const char* dir, const journal_work& work) {
 }
 
 method with_threads(const journal_content& work, int threads) {
-  return journal_method(
-      "RocksDB, " + std::to_string(threads) + (threads == 1 ? " thread" : " threads"), role::peer,
-      work, [work, threads](const char* dir, journal_log& log) { run(dir, *work, threads, log); },
-      check);
+  return in_group(
+      journal_method(
+          "RocksDB, " + std::to_string(threads) + (threads == 1 ? " thread" : " threads"),
+          role::peer, work,
+          [work, threads](const char* dir, journal_log& log) { run(dir, *work, threads, log); },
+          check),
+      threads);
 }
 
 }  // namespace

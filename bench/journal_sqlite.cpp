@@ -93,9 +93,10 @@ void check(const char* dir, const journal_work& work) {
 }  // namespace
 
 std::vector<method> sqlite_methods(const journal_content& work) {
-  return {journal_method(
-      "SQLite WAL, synchronous=FULL, 1 thread", role::peer, work,
-      [work](const char* dir, journal_log& log) { run(dir, *work, log); }, check)};
+  return {in_group(journal_method(
+                       "SQLite WAL, synchronous=FULL, 1 thread", role::peer, work,
+                       [work](const char* dir, journal_log& log) { run(dir, *work, log); }, check),
+                   1)};
 }
 
 }  // namespace sluice::bench

@@ -1,7 +1,11 @@
 // sluice-bench: the JSON report (--json), one object:
 //   {"tool", "mb" (bytes in an MB), "dir", "machine": {...},
-//    "settings": {"repeat", "sync_included", "sluice_buffer_size", "warmup"},
-//    "scenarios": [names], "cases": [{"scenario", "title", "bytes",
+//    "settings": {"repeat", "sync_included", "sluice_buffer_size",
+//                 "sluice_direct_buffer_size", "warmup"},
+//    "scenarios": [names], "cases": [{"scenario", "title", "bytes" (the
+//      output's), "written" (all a run writes: MB/s counts these),
+//      "syncs_each_commit" (fdatasync in every figure, whatever
+//      sync_included says),
 //      "methods": [{"name", "role", "runs_s", "median_s", "median_mb_per_s",
 //                   "vs_best_peer", "vs_limit", "after_close", "error"}],
 //      "skipped": [...]}]}
@@ -44,11 +48,14 @@ json method_json(const row& r) {
 json case_json(const case_summary& summary) {
   json methods = json::array();
   for (const row& r : summary.rows) methods.push_back(method_json(r));
-  return {{"scenario", summary.bench->scenario},
-          {"title", summary.bench->title},
-          {"bytes", summary.bench->bytes},
+  const bench_case& bench = *summary.bench;
+  return {{"scenario", bench.scenario},
+          {"title", bench.title},
+          {"bytes", bench.bytes},
+          {"written", bench.written ? bench.written : bench.bytes},
+          {"syncs_each_commit", bench.syncs_each_commit},
           {"methods", std::move(methods)},
-          {"skipped", summary.bench->skipped}};
+          {"skipped", bench.skipped}};
 }
 
 json machine_json(const machine_info& m) {
@@ -77,6 +84,7 @@ void write_json(std::ostream& out, const run_description& run,
                   {{"repeat", run.settings.repeat},
                    {"sync_included", run.settings.sync},
                    {"sluice_buffer_size", sluice_buffer_size(run.settings)},
+                   {"sluice_direct_buffer_size", sluice_direct_buffer_size(run.settings)},
                    {"warmup", false}}},
                  {"scenarios", std::move(scenarios)},
                  {"cases", std::move(all_cases)}};

@@ -73,11 +73,13 @@ std::uint64_t first_difference(const char* output, const char* reference, std::u
   return size;
 }
 
-void check_content(const work_dir& dir, std::uint64_t size, const std::string& reference_method) {
-  std::uint64_t at = first_difference(dir.output(), dir.reference(), size);
+// The size of `file`, then its bytes against those of `model`.
+void check_against(const char* file, const char* model, std::uint64_t size,
+                   const std::string& what) {
+  check_size(file, size);
+  std::uint64_t at = first_difference(file, model, size);
   if (at != size)
-    throw std::runtime_error("wrong output: byte " + std::to_string(at) + " differs from " +
-                             reference_method + "'s");
+    throw std::runtime_error("wrong output: byte " + std::to_string(at) + " differs from " + what);
 }
 
 }  // namespace
@@ -87,16 +89,18 @@ output_check::output_check(const work_dir& dir, std::uint64_t expected_size)
 
 output_check::~output_check() { ::unlink(dir_.reference()); }
 
-void output_check::check(const std::string& method) {
+void output_check::check(const std::string& method, bool with_companion) {
   try {
     check_size(dir_.output(), expected_size_);
+    if (with_companion)
+      check_against(dir_.companion(), dir_.output(), expected_size_, "the first file's");
     if (reference_method_.empty()) {
       if (std::rename(dir_.output(), dir_.reference()) != 0)
         throw std::system_error(errno, std::generic_category(), "keeping the reference output");
       reference_method_ = method;
       return;
     }
-    check_content(dir_, expected_size_, reference_method_);
+    check_against(dir_.output(), dir_.reference(), expected_size_, reference_method_ + "'s");
   } catch (...) {
     dir_.remove_output();
     throw;

@@ -18,9 +18,11 @@ class output_check {
   output_check& operator=(const output_check&) = delete;
   ~output_check();  // removes the reference
 
-  // Checks the output `method` has just written, then removes it or keeps
-  // it as the reference. Throws std::runtime_error saying what is wrong.
-  void check(const std::string& method);
+  // Checks the output `method` has just written, and with `with_companion`
+  // its companion, which must hold the same bytes; then removes the output
+  // or keeps it as the reference. Throws std::runtime_error saying what is
+  // wrong.
+  void check(const std::string& method, bool with_companion);
 
  private:
   const work_dir& dir_;

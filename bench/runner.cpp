@@ -14,7 +14,7 @@ double run_once(const bench_case& bench, const method& m, const work_dir& dir,
   target t{dir.output(), dir.companion(), settings.sync, settings.buffer_size};
   double seconds = seconds_of([&] { m.run(t); });
   if (m.observe) result.observed = m.observe(t);
-  if (bench.same_bytes) check.check(m.name);
+  if (bench.same_bytes) check.check(m.name, bench.written > bench.bytes);
   dir.remove_output();  // the companion, if the run wrote one
   dir.settle();
   return seconds;

@@ -34,9 +34,14 @@ struct case_result {
   std::vector<method_result> methods;  // in the order of bench->methods
 };
 
-// The buffer the sluice writers use under `settings`.
+// The buffer the sluice writers use under `settings`, and those with
+// caching::direct (where not fixed by the scenario, as fragment's are).
 inline std::size_t sluice_buffer_size(const run_settings& settings) {
   return settings.buffer_size ? settings.buffer_size : sluice::writer_options::default_buffer_size;
+}
+inline std::size_t sluice_direct_buffer_size(const run_settings& settings) {
+  return settings.buffer_size ? settings.buffer_size
+                              : sluice::writer_options::default_direct_buffer_size;
 }
 
 case_result run_case(const bench_case& bench, const work_dir& dir, const run_settings& settings,

@@ -135,6 +135,7 @@ std::vector<bench_case> make_durable(std::uint64_t size) {
                j->bytes.size(),
                {},
                {}};
+  c.syncs_each_commit = true;
   c.methods.push_back(bind_method("write(2) + fdatasync each", role::limit, run_write, j));
   c.methods.push_back(bind_method("fwrite + fflush + fdatasync each", role::peer, run_stdio, j));
   c.methods.push_back(bind_method("mmap, msync each", role::peer, run_mmap, j));

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdio>
+#include <fstream>
 #include <memory>
 #include <span>
 
@@ -45,6 +47,28 @@ void run_write_each(const target& t, const pieces& set) {
   out.finish(t.sync);
 }
 
+// The buffered peers a program would reach for first: stdio and
+// std::ofstream, each with a 256 KiB buffer, one call per piece.
+void run_fwrite_unlocked(const target& t, const pieces& set) {
+  stdio_file out(t.path, big_buffer_size);
+  std::FILE* f = out.get();
+  for (std::uint64_t round = 0; round < set->rounds; ++round)
+    for (const iovec& piece : set->iov) fwrite_unlocked(piece.iov_base, 1, piece.iov_len, f);
+  out.finish(t.sync);
+}
+
+void run_ofstream_write(const target& t, const pieces& set) {
+  auto buffer = std::make_unique_for_overwrite<char[]>(big_buffer_size);
+  std::ofstream out;
+  out.rdbuf()->pubsetbuf(buffer.get(), big_buffer_size);
+  out.open(t.path, std::ios::binary);
+  for (std::uint64_t round = 0; round < set->rounds; ++round)
+    for (const iovec& piece : set->iov)
+      out.write(static_cast<const char*>(piece.iov_base),
+                static_cast<std::streamsize>(piece.iov_len));
+  finish(out, t);
+}
+
 void run_writev(const target& t, const pieces& set) {
   raw_file out(t.path);
   for (std::uint64_t round = 0; round < set->rounds; ++round)
@@ -75,6 +99,10 @@ bench_case make_case(std::size_t count, std::size_t piece_size, std::uint64_t si
                {},
                {}};
   c.methods.push_back(bind_method("write(2) per piece", role::peer, run_write_each, set));
+  c.methods.push_back(bind_method("fwrite_unlocked per piece, 256 KiB setvbuf", role::peer,
+                                  run_fwrite_unlocked, set));
+  c.methods.push_back(bind_method("std::ofstream::write per piece, 256 KiB buffer", role::peer,
+                                  run_ofstream_write, set));
   c.methods.push_back(bind_method("writev, IOV_MAX pieces a call", role::limit, run_writev, set));
   c.methods.push_back(
       bind_method("sluice writer::write per piece", role::sluice, run_sluice_write_each, set));

@@ -89,12 +89,13 @@ method sluice_method(const journal_content& work, int threads, unsigned syncs = 
   std::string name =
       "sluice::journal, " + std::to_string(threads) + (threads == 1 ? " thread" : " threads");
   if (syncs > 1) name += ", " + std::to_string(syncs) + " syncs at once";
-  return journal_method(
-      name, role::sluice, work,
-      [work, threads, syncs](const char* dir, journal_log& log) {
-        run_sluice(dir, *work, threads, syncs, log);
-      },
-      check_sluice);
+  return in_group(journal_method(
+                      name, role::sluice, work,
+                      [work, threads, syncs](const char* dir, journal_log& log) {
+                        run_sluice(dir, *work, threads, syncs, log);
+                      },
+                      check_sluice),
+                  threads);
 }
 
 }  // namespace
@@ -109,6 +110,7 @@ std::vector<bench_case> make_journal_case(std::uint64_t size) {
                {},
                {}};
   c.same_bytes = false;
+  c.syncs_each_commit = true;
   c.methods.push_back(journal_method(
       "write(2) + fdatasync per transaction", role::limit, work,
       [work](const char* dir, journal_log& log) { run_raw(dir, *work, log); }, check_raw));

@@ -17,11 +17,13 @@ row figures_of(const bench_case& bench, std::size_t i, const method_result& resu
   return r;
 }
 
-// The fastest MB/s among the rows of role `kind`, if any has a figure.
-std::optional<double> fastest(const std::vector<row>& rows, role kind) {
+// The fastest MB/s among the rows of role `kind` (and of `group`, unless it
+// is 0), if any has a figure.
+std::optional<double> fastest(const std::vector<row>& rows, role kind, int group = 0) {
   std::optional<double> best;
   for (const row& r : rows)
-    if (r.m->kind == kind && r.mb_per_s) best = std::max(best.value_or(0), *r.mb_per_s);
+    if (r.m->kind == kind && r.mb_per_s && (group == 0 || r.m->group == group))
+      best = std::max(best.value_or(0), *r.mb_per_s);
   return best;
 }
 
@@ -36,10 +38,9 @@ case_summary summarize(const case_result& result) {
   case_summary summary{result.bench, {}};
   for (std::size_t i = 0; i < result.methods.size(); ++i)
     summary.rows.push_back(figures_of(*result.bench, i, result.methods[i]));
-  std::optional<double> best_peer = fastest(summary.rows, role::peer);
   std::optional<double> limit = fastest(summary.rows, role::limit);
   for (row& r : summary.rows) {
-    r.vs_best_peer = ratio(r.mb_per_s, best_peer);
+    r.vs_best_peer = ratio(r.mb_per_s, fastest(summary.rows, role::peer, r.m->group));
     r.vs_limit = ratio(r.mb_per_s, limit);
   }
   return summary;

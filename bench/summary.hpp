@@ -2,7 +2,9 @@
 //
 // MB/s is 10^6 bytes per second over the median run. "vs best peer" is a
 // method's speed over that of the fastest peer of the case (the non-sluice,
-// non-limit methods); "vs limit" its speed over that of the raw system call
+// non-limit methods; for a method in a group, the fastest peer of its group:
+// in the journal table, with as many committing threads); "vs limit" its
+// speed over that of the raw system call
 // method, where the case has one. Failed methods have no figures and take
 // no part in the ratios.
 #pragma once

@@ -62,7 +62,8 @@ void print_header(std::ostream& out, const run_description& run) {
   const machine_info& m = run.machine;
   out << "sluice-bench  dir=" << run.dir << " (" << m.filesystem
       << ")  repeat=" << run.settings.repeat
-      << "  sluice buffer=" << format_size(sluice_buffer_size(run.settings)) << "  "
+      << "  sluice buffer=" << format_size(sluice_buffer_size(run.settings))
+      << " (direct: " << format_size(sluice_direct_buffer_size(run.settings)) << ")  "
       << sync_phrase(run.settings) << "\n"
       << m.cpu << ", " << m.cores << " cores, " << m.kernel << ", " << m.date
       << "; MB/s = 10^6 bytes per second\n";
@@ -75,7 +76,11 @@ void print_table(std::ostream& out, const case_summary& summary) {
   std::snprintf(heading, sizeof heading, "  %-*s %9s %14s %9s%s\n", static_cast<int>(width),
                 "method", "MB/s", "vs best peer", "vs limit",
                 observes(*summary.bench) ? "  after close" : "");
-  out << '\n' << summary.bench->title << '\n' << heading;
+  out << '\n' << summary.bench->title << '\n';
+  if (summary.bench->syncs_each_commit)
+    out << "  (every method fdatasyncs each transaction: these figures include it, --sync or "
+           "not)\n";
+  out << heading;
   for (const row& r : summary.rows) print_row(out, r, static_cast<int>(width));
   for (const std::string& note : summary.bench->skipped) out << "  " << note << '\n';
   if (!summary.bench->same_bytes)
@@ -88,9 +93,11 @@ void print_footer(std::ostream& out, const run_description& run) {
       << " runs; the methods of a table take turns, one run each per\n"
          "round, with no untimed warm-up run. A run opens a fresh file, writes it, "
       << (run.settings.sync ? "fdatasyncs it\nand closes it, all timed" : "closes it,\nall timed")
-      << "; its bytes are then checked against those the table's first method wrote,\n"
+      << "; its bytes are then checked against those of the table's first good run\n"
+         "(or, where the methods write different files, read back through their own API),\n"
          "and the filesystem synced (untimed) so the next run has nothing left to write back.\n"
-         "vs best peer: speed over that of the fastest non-sluice method of the table.\n"
+         "vs best peer: speed over that of the fastest non-sluice method of the table\n"
+         "(journal: of the same number of committing threads; blank where there is none).\n"
          "vs limit: speed over that of the raw system call method marked [limit].\n";
 }
 
