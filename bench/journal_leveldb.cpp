@@ -50,20 +50,11 @@ void check(const char* dir, const journal_work& work) {
   records.finish();
 }
 
-method with_threads(const journal_content& work, int threads) {
-  return in_group(
-      journal_method(
-          "LevelDB, " + std::to_string(threads) + (threads == 1 ? " thread" : " threads"),
-          role::peer, work,
-          [work, threads](const char* dir, journal_log& log) { run(dir, *work, threads, log); },
-          check),
-      threads);
-}
-
 }  // namespace
 
 std::vector<method> leveldb_methods(const journal_content& work) {
-  return {with_threads(work, 1), with_threads(work, 16)};
+  return {threaded_peer("LevelDB", 1, work, run, check),
+          threaded_peer("LevelDB", 16, work, run, check)};
 }
 
 }  // namespace sluice::bench

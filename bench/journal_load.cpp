@@ -103,4 +103,20 @@ method journal_method(std::string name, role kind, journal_content work,
   return {std::move(name), kind, timed, observe};
 }
 
+std::string threads_name(const std::string& what, int threads) {
+  return what + ", " + std::to_string(threads) + (threads == 1 ? " thread" : " threads");
+}
+
+method threaded_peer(const std::string& store, int threads, journal_content work,
+                     void (*run)(const char* dir, const journal_work&, int threads, journal_log&),
+                     void (*check)(const char* dir, const journal_work&)) {
+  return in_group(journal_method(
+                      threads_name(store, threads), role::peer, work,
+                      [work, threads, run](const char* dir, journal_log& log) {
+                        run(dir, *work, threads, log);
+                      },
+                      check),
+                  threads);
+}
+
 }  // namespace sluice::bench

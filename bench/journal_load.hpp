@@ -75,4 +75,13 @@ method journal_method(std::string name, role kind, journal_content work,
                       std::function<void(const char* dir, journal_log&)> run,
                       std::function<void(const char* dir, const journal_work&)> check);
 
+// "<what>, 1 thread" or "<what>, <threads> threads".
+std::string threads_name(const std::string& what, int threads);
+
+// A peer store's method on `threads` committing threads, in group
+// `threads`: run(dir, work, threads, log), then check(dir, work).
+method threaded_peer(const std::string& store, int threads, journal_content work,
+                     void (*run)(const char* dir, const journal_work&, int threads, journal_log&),
+                     void (*check)(const char* dir, const journal_work&));
+
 }  // namespace sluice::bench

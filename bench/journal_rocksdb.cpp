@@ -51,20 +51,11 @@ void check(const char* dir, const journal_work& work) {
   ok(db->Close(), "close");
 }
 
-method with_threads(const journal_content& work, int threads) {
-  return in_group(
-      journal_method(
-          "RocksDB, " + std::to_string(threads) + (threads == 1 ? " thread" : " threads"),
-          role::peer, work,
-          [work, threads](const char* dir, journal_log& log) { run(dir, *work, threads, log); },
-          check),
-      threads);
-}
-
 }  // namespace
 
 std::vector<method> rocksdb_methods(const journal_content& work) {
-  return {with_threads(work, 1), with_threads(work, 16)};
+  return {threaded_peer("RocksDB", 1, work, run, check),
+          threaded_peer("RocksDB", 16, work, run, check)};
 }
 
 }  // namespace sluice::bench

@@ -86,8 +86,7 @@ void check_sluice(const char* dir, const journal_work& work) {
 
 // `syncs`: journal_options::concurrent_syncs.
 method sluice_method(const journal_content& work, int threads, unsigned syncs = 1) {
-  std::string name =
-      "sluice::journal, " + std::to_string(threads) + (threads == 1 ? " thread" : " threads");
+  std::string name = threads_name("sluice::journal", threads);
   if (syncs > 1) name += ", " + std::to_string(syncs) + " syncs at once";
   return in_group(journal_method(
                       name, role::sluice, work,
