@@ -84,8 +84,9 @@ template <class T>
 std::size_t float_room_of(T value, const float_format& format) noexcept {
   if (format.style != float_style::fixed || !std::isfinite(value))
     return float_room(format, sizeof(T) == sizeof(double));
-  int exponent = 0;
-  std::frexp(value, &exponent);
+  // |value| < 2^exponent (frexp's exponent, from the bits: no call).
+  auto bits = std::bit_cast<std::uint64_t>(static_cast<double>(value));
+  int exponent = static_cast<int>(bits >> 52 & 0x7ff) - 1022;
   std::size_t digits = exponent <= 0 ? 1 : static_cast<std::size_t>(exponent) * 1233 / 4096 + 2;
   return 2 + digits + static_cast<std::size_t>(precision_of(format));  // sign and point
 }
