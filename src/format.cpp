@@ -29,6 +29,12 @@ namespace {
 
 __extension__ typedef unsigned __int128 uint128;
 
+// "00" to "99", for writing two digits at a time.
+constexpr char digit_pairs[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
 // Fixed notation with a precision of at most 9, the common case, exactly and
 // with far less work than std::to_chars: value = m * 2^e, so value *
 // 10^precision rounded to an integer (ties to even) is integer arithmetic in
@@ -37,8 +43,8 @@ __extension__ typedef unsigned __int128 uint128;
 // 2^64 / 10^precision and more, and values below about 2^-67 (subnormals
 // too).
 char* fixed_exact(char* text, double value, int precision) noexcept {
-  constexpr std::uint64_t powers_of_10[] = {1,      10,      100,      1000,      10000,
-                                            100000, 1000000, 10000000, 100000000, 1000000000};
+  static constexpr std::uint64_t powers_of_10[] = {
+      1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000};
   if (precision < 0 || precision > 9) return nullptr;
   auto bits = std::bit_cast<std::uint64_t>(value);
   int biased = static_cast<int>(bits >> 52 & 0x7ff);
@@ -56,20 +62,19 @@ char* fixed_exact(char* text, double value, int precision) noexcept {
     if (rest > half || (rest == half && (scaled & 1) != 0)) ++scaled;
   }
   if (scaled > std::numeric_limits<std::uint64_t>::max()) return nullptr;
-  char digits[20];
-  int count = static_cast<int>(
-      std::to_chars(digits, digits + sizeof digits, static_cast<std::uint64_t>(scaled)).ptr -
-      digits);
-  // The digits with a point before the last `precision`, and zeros to make
-  // at least one before it and `precision` after.
-  int whole = count - precision;
+  // The integer part, then the point and exactly `precision` digits, each
+  // written in place (no intermediate digit string to copy).
+  auto whole = static_cast<std::uint64_t>(scaled) / powers_of_10[precision];
+  auto fraction = static_cast<std::uint64_t>(scaled) % powers_of_10[precision];
   if (bits >> 63) *text++ = '-';
-  if (whole <= 0) *text++ = '0';
-  text = std::copy(digits, digits + std::max(whole, 0), text);
+  text = std::to_chars(text, text + 20, whole).ptr;
   if (precision == 0) return text;
   *text++ = '.';
-  text = std::fill_n(text, std::max(-whole, 0), '0');
-  return std::copy(digits + std::max(whole, 0), digits + count, text);
+  int i = precision;  // the fraction's digits, two at a time from the right
+  for (; i > 1; i -= 2, fraction /= 100)
+    std::memcpy(text + i - 2, digit_pairs + 2 * (fraction % 100), 2);
+  if (i == 1) text[0] = static_cast<char>('0' + fraction);
+  return text + precision;
 }
 
 // A float_format's precision, a negative one (which only a hand-made format
@@ -82,26 +87,25 @@ int precision_of(const float_format& format) noexcept { return std::max(format.p
 // so that a small buffer is not enlarged to hold 309 digits a value lacks.
 template <class T>
 std::size_t float_room_of(T value, const float_format& format) noexcept {
-  if (format.style != float_style::fixed || !std::isfinite(value))
-    return float_room(format, sizeof(T) == sizeof(double));
-  // |value| < 2^exponent (frexp's exponent, from the bits: no call).
+  // |value| < 2^exponent (frexp's exponent, from the bits: no call); 1025
+  // for an infinity or a NaN, which fixed writes in 4 characters.
   auto bits = std::bit_cast<std::uint64_t>(static_cast<double>(value));
   int exponent = static_cast<int>(bits >> 52 & 0x7ff) - 1022;
+  if (format.style != float_style::fixed || exponent == 1025)
+    return float_room(format, sizeof(T) == sizeof(double));
   std::size_t digits = exponent <= 0 ? 1 : static_cast<std::size_t>(exponent) * 1233 / 4096 + 2;
   return 2 + digits + static_cast<std::size_t>(precision_of(format));  // sign and point
 }
 
+// std::to_chars in `style` (fixed too: where fixed_exact declines) within
+// the room float_room_of() gives.
 template <class T>
-std::size_t format_floating_as(char* text, T value, const float_format& format) noexcept {
+char* to_chars_as(char* text, T value, float_style style, int precision) noexcept {
+  float_format format{style, precision};
   char* last = text + float_room_of(value, format);
-  int precision = precision_of(format);
   std::to_chars_result result;
-  switch (format.style) {
+  switch (style) {
     case float_style::fixed:
-      if (char* end = fixed_exact(text, value, precision)) {
-        result.ptr = end;
-        break;
-      }
       result = std::to_chars(text, last, value, std::chars_format::fixed, precision);
       break;
     case float_style::scientific:
@@ -113,11 +117,19 @@ std::size_t format_floating_as(char* text, T value, const float_format& format) 
     case float_style::shortest:
     default: result = std::to_chars(text, last, value); break;
   }
+  return result.ptr;
+}
+
+template <class T>
+std::size_t format_floating_as(char* text, T value, const float_format& format) noexcept {
+  int precision = precision_of(format);
+  char* end = format.style == float_style::fixed ? fixed_exact(text, value, precision) : nullptr;
+  if (!end) end = to_chars_as(text, value, format.style, precision);
   // Zeros would make "00000nan" (read back as 0): printf and {fmt} pad the
   // non-finite values with spaces.
   padding padded = format.padded;
   if (padded.fill == '0' && !std::isfinite(value)) padded.fill = ' ';
-  return apply_padding(text, static_cast<std::size_t>(result.ptr - text), padded);
+  return apply_padding(text, static_cast<std::size_t>(end - text), padded);
 }
 
 }  // namespace
