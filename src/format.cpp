@@ -188,17 +188,11 @@ void writer::print(float value, const float_format& format) {
 void writer::print(std::string_view text, const padding& pad) {
   std::size_t gap = pad.width > text.size() ? pad.width - text.size() : 0;
   std::size_t lead = detail::lead_of(gap, pad.align);
-  // In pieces of at most the buffer's size, so that a wide field does not
-  // enlarge the buffer. Nothing reserved for nothing: a closed writer's room
-  // has no address.
   auto fill = [this, &pad](std::size_t n) {
-    while (n > 0) {
-      std::size_t piece = std::min(n, std::max<std::size_t>(buffer_size(), 1));
-      auto room = reserve(piece);
-      std::memset(room.data(), pad.fill, piece);
-      commit(piece);
-      n -= piece;
-    }
+    if (n == 0) return;  // nothing to reserve: a closed writer's room has no address
+    auto room = reserve(n);
+    std::memset(room.data(), pad.fill, n);
+    commit(n);
   };
   fill(lead);
   write(text);

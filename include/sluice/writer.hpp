@@ -289,8 +289,7 @@ class writer {
   void print(double value, const float_format& format);
   void print(float value, const float_format& format);
   // `text` padded to pad.width, e.g. print(name, sluice::pad(10)). The text is
-  // copied as write() does (a long one is never cut); the fill goes in at
-  // most a buffer at a time, so a wide field never enlarges the buffer.
+  // copied as write() does (a long one is never cut).
   void print(std::string_view text, const padding& pad);
 
   // A writable span of at least `n` bytes inside the buffer, flushing first if
