@@ -138,10 +138,12 @@ sluice::writer_options ostream_options(const target& t) {
 
 // Closed first, as the ofstream and {fmt} peers are: close() may still cut
 // the file to its size (caching::direct, preallocate), which the fdatasync
-// must cover.
+// must cover. The writer's own file is synced, which is t.companion for
+// the second writer of a two-file run.
 void finish(sluice::writer& out, const target& t) {
+  std::string path = out.path();
   out.close();
-  if (t.sync) sync_path(t.path);
+  if (t.sync) sync_path(path.c_str());
 }
 
 void finish(sluice::file& out, const target& t) {
