@@ -112,6 +112,13 @@ TEST_F(atomic_replace, without_o_tmpfile_a_named_temporary_is_used_and_renamed) 
   EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"t"});
 }
 
+// Writes "new" through an atomic_replace writer on `path`, and closes it.
+void replace_with_new(const std::filesystem::path& path) {
+  writer out(path, replace);
+  out.write(std::string_view("new"));
+  out.close();
+}
+
 TEST_F(atomic_replace, a_name_of_255_bytes_is_replaced_unnamed_or_named) {
   for (bool named : {false, true}) {
     SCOPED_TRACE(named ? "named temporary" : "O_TMPFILE");
@@ -119,9 +126,7 @@ TEST_F(atomic_replace, a_name_of_255_bytes_is_replaced_unnamed_or_named) {
     write_all(path, "old");
     fake_sys fake;
     if (named) fake.refuse_o_tmpfile();
-    writer out(path, replace);
-    out.write(std::string_view("new"));
-    out.close();
+    replace_with_new(path);
     EXPECT_EQ(read_all(path), "new");
     EXPECT_EQ(entries(dir.path()), std::vector<std::string>{path.filename().native()});
     std::filesystem::remove(path);
@@ -135,9 +140,7 @@ TEST_F(atomic_replace, without_proc_a_named_temporary_is_used) {
   write_all(path, "old");
   fake_sys fake;
   fake.fail(call::stat, 2, ENOENT);  // the first is the target's permissions
-  writer out(path, replace);
-  out.write(std::string_view("new"));
-  out.close();
+  replace_with_new(path);
   EXPECT_EQ(fake.calls(call::linkat), 0);
   EXPECT_EQ(read_all(path), "new");
   EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"t"});
