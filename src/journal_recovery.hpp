@@ -29,7 +29,9 @@ struct recovered_journal {
 // recovery reaches (none past a cut or a failed read); a reached segment's
 // header and records go through one 1 MiB window (one pread per MiB). After
 // the newest segment's last record it reads only the ranges SEEK_DATA says
-// may hold data (an fadvise and two lseeks a range), not the unwritten rest.
+// may hold data (an fadvise and two lseeks a range), not the unwritten rest:
+// to check they are zeros and, after a torn tail, to look there for a later
+// record proving the cut lost durable data (a few instructions per byte).
 // Holds at most two segments open at a time; writes nothing else.
 // Throws std::system_error (EINVAL, EPROTONOSUPPORT, EILSEQ or the errno of
 // a failed call).

@@ -367,6 +367,36 @@ TEST_F(journal_recovery, corruption_before_durable_records_is_an_error_naming_se
   EXPECT_EQ(log.write(bytes_of(payload(4))), 4u);
 }
 
+// Recovery looks for the proof through the whole data of the segment, not
+// only next to the cut: here it lies 40 MiB on, past the unwritten blocks
+// between, at an offset no record boundary would have.
+TEST_F(journal_recovery, a_durable_record_far_past_the_corruption_is_still_found) {
+  {
+    auto log = journal::open(dir.path());
+    write_records(log, 1, 10);
+  }
+  auto segment = segment_files(dir.path()).front();
+  auto content = read_all(segment);
+  auto fourth = content.find(payload(4)) - 24;
+  auto tenth = content.find(payload(10)) - 24;
+  std::string record_10 = content.substr(tenth, 24 + payload(10).size());
+  damage(segment, fourth + 30, 1, '\x55');
+  damage(segment, content.find(payload(5)) - 24,
+         tenth + record_10.size() - (content.find(payload(5)) - 24), '\0');
+  std::uint64_t far = (std::uint64_t{40} << 20) + 3;
+  {
+    std::fstream f(segment, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(static_cast<std::streamoff>(far));
+    f.write(record_10.data(), static_cast<std::streamsize>(record_10.size()));
+    ASSERT_TRUE(f.good());
+  }
+  auto e = thrown([&] { journal::open(dir.path()); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EILSEQ);
+  EXPECT_NE(error_text(e).find("record 4 is corrupt but record 10"), std::string::npos)
+      << e->what();
+}
+
 TEST_F(journal_recovery, corruption_in_an_older_segment_is_an_error_and_salvage_cuts_there) {
   {
     auto log = journal::open(dir.path(), small_segments);
