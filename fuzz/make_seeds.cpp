@@ -1,5 +1,5 @@
 // Writes the seed corpus of sluice-fuzz-journal: real journals (new, a few
-// records, rotated, torn) in the fuzz input format. Usage: make_seeds <out-dir>
+// records, rotated, torn, a reused segment) in the fuzz input format. Usage: make_seeds <out-dir>
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -73,6 +73,14 @@ int main(int argc, char** argv) {
     log.close();
     pack(scratch, mode++ % 3, out / s.name);
   }
+  // A segment made from a spare: its earlier life's records follow its own.
+  fs::remove_all(scratch);
+  auto log = sluice::journal::open(scratch, {.segment_size = 4096, .reuse_segments = true});
+  write_records(log, 60, 150);
+  log.truncate_before(log.next_lsn());
+  write_records(log, 30, 150);
+  log.close();
+  pack(scratch, mode % 3, out / "reused");
   fs::remove_all(scratch);
   return 0;
 }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -40,11 +41,29 @@ void make_room(std::vector<std::byte>& pending, std::size_t more) {
 }
 
 void start_new_segment(detail::journal_state& s, std::uint64_t number) {
-  detail::use_new_tail(s,
-                       detail::create_segment(s.dir, number, s.next_lsn, s.options.segment_size,
-                                              s.options.zero_fill),
-                       s.options.segment_size);
-  s.segments.push_back({number, s.next_lsn});
+  detail::start_segment(s, number, s.next_lsn, s.options.segment_size);
+}
+
+void remove_file(const std::filesystem::path& path) {
+  if (detail::sys().unlink(path.c_str()) != 0) detail::throw_error(errno, "remove", path.native());
+}
+
+// Keeps, with options.reuse_segments, the newest spare numbered below every
+// segment (so that it holds only smaller lsns than any record to come) and
+// removes the others: all of them when the journal starts afresh, as their
+// lsns may come again. Their removal is made durable by the directory sync
+// that creates or continues a segment, before any record is written.
+void sort_spares(detail::journal_state& s, const detail::recovered_journal& found) {
+  for (std::uint64_t spare : found.spares) {
+    bool usable = s.options.reuse_segments && !found.segments.empty() &&
+                  spare < found.segments.front().number &&
+                  (!s.spare_segment || spare > *s.spare_segment);
+    if (usable && s.spare_segment) remove_file(s.dir / detail::spare_name(*s.spare_segment));
+    if (usable)
+      s.spare_segment = spare;
+    else
+      remove_file(s.dir / detail::spare_name(spare));
+  }
 }
 
 // Continues the recovered journal: in its newest segment if that ends
@@ -107,6 +126,7 @@ journal journal::open(const std::filesystem::path& dir, journal_options options)
   s->options = options;
   s->next_lsn = s->taken_end = s->durable_end = found.next_lsn;
   s->segments = found.segments;
+  sort_spares(*s, found);
   if (found.segments.empty())
     start_new_segment(*s, 1);
   else
@@ -153,6 +173,7 @@ std::uint64_t journal::write(std::span<const std::byte> bytes) {
 void journal::truncate_before(std::uint64_t lsn) {
   detail::journal_state& s = usable(state_, "truncate");
   std::vector<std::uint64_t> doomed;
+  std::optional<std::uint64_t> kept;  // renamed to a spare instead
   {
     std::lock_guard lock(s.mutex);
     detail::check_usable(s, "truncate journal");
@@ -160,13 +181,30 @@ void journal::truncate_before(std::uint64_t lsn) {
       doomed.push_back(s.segments.front().number);
       s.segments.erase(s.segments.begin());
     }
+    if (s.options.reuse_segments && !doomed.empty() && !s.spare_segment && !s.keeping_spare) {
+      kept = doomed.back();
+      doomed.pop_back();
+      s.keeping_spare = true;
+    }
   }
-  for (std::uint64_t number : doomed) {
-    std::filesystem::path path = s.dir / detail::segment_name(number);
-    if (detail::sys().unlink(path.c_str()) != 0)
-      detail::throw_error(errno, "remove", path.native());
+  try {
+    for (std::uint64_t number : doomed) remove_file(s.dir / detail::segment_name(number));
+    if (kept) {
+      std::filesystem::path from = s.dir / detail::segment_name(*kept);
+      std::filesystem::path to = s.dir / detail::spare_name(*kept);
+      if (detail::sys().rename(from.c_str(), to.c_str()) != 0)
+        detail::throw_error(errno, "rename", from.native());
+    }
+    if (!doomed.empty() || kept) sync_directory(s.dir);
+  } catch (...) {
+    std::lock_guard lock(s.mutex);
+    s.keeping_spare = false;
+    throw;
   }
-  if (!doomed.empty()) sync_directory(s.dir);
+  if (!kept) return;
+  std::lock_guard lock(s.mutex);
+  s.spare_segment = kept;
+  s.keeping_spare = false;
 }
 
 std::uint64_t journal::next_lsn() const {

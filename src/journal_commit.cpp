@@ -7,6 +7,8 @@
 #include <exception>
 #include <memory>
 #include <new>
+#include <optional>
+#include <utility>
 
 #include "journal_dir.hpp"
 #include "journal_format.hpp"
@@ -15,6 +17,8 @@
 
 namespace sluice::detail {
 namespace {
+
+constexpr std::uint64_t page_size = 4096;
 
 std::uint64_t record_size_at(std::span<const std::byte> batch, std::size_t at) {
   return framed_size(decode_record_header(batch.data() + at).length);
@@ -50,15 +54,17 @@ void rotate(journal_state& state, std::uint64_t first_lsn, std::uint64_t record_
     std::lock_guard lock(state.mutex);
     number = state.segments.back().number + 1;
   }
-  constexpr std::uint64_t page = 4096;
-  std::uint64_t needed = (segment_header_size + record_bytes + page - 1) / page * page;
-  std::uint64_t size = std::max(state.options.segment_size, needed);
-  file next = create_segment(state.dir, number, first_lsn, size, state.options.zero_fill);
-  state.tail.close();
-  for (file& syncer : state.syncers) syncer.close();
-  use_new_tail(state, std::move(next), size);
+  std::uint64_t needed =
+      (segment_header_size + record_bytes + page_size - 1) / page_size * page_size;
+  start_segment(state, number, first_lsn, std::max(state.options.segment_size, needed));
+}
+
+// The spare to make the next segment from, taken: none unless reuse is on,
+// one is kept and no cursor may be reading it.
+std::optional<std::uint64_t> take_spare(journal_state& state) {
   std::lock_guard lock(state.mutex);
-  state.segments.push_back({number, first_lsn});
+  if (!state.options.reuse_segments || state.cursors.use_count() > 1) return std::nullopt;
+  return std::exchange(state.spare_segment, std::nullopt);
 }
 
 // With the lock held: whether a committer of `lsn` may lead now: its record
@@ -164,6 +170,10 @@ static_assert(zero_ahead_size <= zero_block_size);
 
 std::span<const std::byte> zeros_after(const journal_state& state, std::size_t run) {
   std::uint64_t end = state.tail_offset + run;
+  if (state.tail_reused) {  // to the page end
+    std::uint64_t to = std::min(state.tail_capacity, (end + page_size - 1) / page_size * page_size);
+    return zero_block().first(static_cast<std::size_t>(to - end));
+  }
   if (end <= state.tail_zeroed) return {};
   std::uint64_t to = std::min(state.tail_capacity, end + zero_ahead_size);
   return zero_block().first(static_cast<std::size_t>(to - end));
@@ -258,11 +268,23 @@ void use_tail(journal_state& state, file segment, std::uint64_t offset, std::uin
   state.tail_offset = offset;
   state.tail_capacity = capacity;
   state.tail_zeroed = zeroed;
+  state.tail_reused = false;
 }
 
-void use_new_tail(journal_state& state, file segment, std::uint64_t size) {
-  use_tail(state, std::move(segment), segment_header_size, size,
-           state.options.zero_fill ? size : segment_header_size);
+void start_segment(journal_state& state, std::uint64_t number, std::uint64_t first_lsn,
+                   std::uint64_t size) {
+  file next;
+  if (std::optional<std::uint64_t> spare = take_spare(state))
+    next = reuse_spare(state.dir, *spare, number, first_lsn, size);
+  bool reused = next.is_open();
+  if (!reused) next = create_segment(state.dir, number, first_lsn, size, state.options.zero_fill);
+  state.tail.close();
+  for (file& syncer : state.syncers) syncer.close();
+  bool written = reused || state.options.zero_fill;
+  use_tail(state, std::move(next), segment_header_size, size, written ? size : segment_header_size);
+  state.tail_reused = reused;
+  std::lock_guard lock(state.mutex);
+  state.segments.push_back({number, first_lsn, reused});
 }
 
 void make_durable(journal_state& state, std::unique_lock<std::mutex>& lock, std::uint64_t lsn,

@@ -14,6 +14,7 @@ namespace detail {
 
 struct cursor_state {
   std::filesystem::path dir;
+  std::shared_ptr<const int> alive;    // journal_state::cursors: no spare is reused meanwhile
   std::vector<segment_info> segments;  // as they were at read_from()
   std::uint64_t want;                  // the next lsn to return
   std::uint64_t end;                   // one past the last lsn to return
@@ -115,6 +116,7 @@ journal_cursor journal::read_from(std::uint64_t lsn) {
                                 std::to_string(lsn) + " is older than the oldest kept, " +
                                 std::to_string(s.segments.front().first_lsn));
   cursor->dir = s.dir;
+  cursor->alive = s.cursors;
   cursor->segments = s.segments;
   cursor->want = lsn;
   cursor->end = s.durable_end;

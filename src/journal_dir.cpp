@@ -94,6 +94,24 @@ file create_segment(const std::filesystem::path& dir, std::uint64_t number, std:
   return file(segment.release(), final_path.native());
 }
 
+file reuse_spare(const std::filesystem::path& dir, std::uint64_t spare, std::uint64_t number,
+                 std::uint64_t first_lsn, std::uint64_t size) {
+  std::filesystem::path spare_path = dir / spare_name(spare);
+  file segment = file::open(spare_path, {.mode = open_mode::open_existing});
+  if (segment.size() != size) {
+    segment.close();
+    if (sys().unlink(spare_path.c_str()) != 0) throw_error(errno, "remove", spare_path.native());
+    return {};
+  }
+  segment.write_at(encode_segment_header({number, first_lsn, true}), 0);
+  segment.sync_data();
+  std::filesystem::path final_path = dir / segment_name(number);
+  if (sys().rename(spare_path.c_str(), final_path.c_str()) != 0)
+    throw_error(errno, "rename", spare_path.native());
+  sync_directory(dir);
+  return file(segment.release(), final_path.native());
+}
+
 std::vector<std::pair<std::uint64_t, std::uint64_t>> read_window::data_ranges(
     std::uint64_t offset) const {
   std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;

@@ -38,8 +38,18 @@ std::uint32_t record_checksum(const std::byte* header,
   return crc32c_finish(crc32c_extend(state, payload));
 }
 
+constexpr std::uint32_t reused_flag = 1;  // the one flag of a version 2 header
+
+// Version 1: CRC32C of bytes [0, 32). Version 2: of [0, 32), then [36, 64),
+// so that its flags are covered too.
+std::uint32_t header_checksum(std::span<const std::byte> header) noexcept {
+  if (get32(&header[8]) < 2) return crc32c(header.first(32));
+  std::uint32_t state = crc32c_extend(crc32c_init, header.first(32));
+  return crc32c_finish(crc32c_extend(state, header.subspan(36, segment_header_size - 36)));
+}
+
 bool is_wanted(const record_header& header, record_wanted wanted) noexcept {
-  if (wanted.beyond) return header.lsn > wanted.lsn && header.durable_mark > wanted.lsn;
+  if (wanted.beyond) return header.lsn > wanted.lsn && header.durable_mark > wanted.marked_above;
   return header.lsn == wanted.lsn;
 }
 
@@ -65,17 +75,21 @@ parsed_entry parse_entry(std::string_view name) {
   if (rest == segment_suffix) return {entry_kind::segment, number};
   if (rest == ".journal.tmp") return {entry_kind::temporary, number};
   if (rest == ".journal.corrupt") return {entry_kind::corrupt, number};
+  if (rest == ".journal.spare") return {entry_kind::spare, number};
   return foreign;
 }
+
+std::string spare_name(std::uint64_t number) { return segment_name(number) + ".spare"; }
 
 std::vector<std::byte> encode_segment_header(const segment_header& header) {
   std::vector<std::byte> bytes(segment_header_size);
   std::memcpy(bytes.data(), magic, sizeof magic);
-  put32(&bytes[8], journal_version);
+  put32(&bytes[8], header.reused ? 2 : 1);
   put32(&bytes[12], segment_header_size);
   put64(&bytes[16], header.number);
   put64(&bytes[24], header.first_lsn);
-  put32(&bytes[32], crc32c({bytes.data(), 32}));
+  if (header.reused) put32(&bytes[36], reused_flag);
+  put32(&bytes[32], header_checksum(bytes));
   return bytes;
 }
 
@@ -92,12 +106,17 @@ std::optional<header_problem> check_segment_header(std::span<const std::byte> by
   if (version > journal_version)
     return header_problem{EPROTONOSUPPORT, "format version " + std::to_string(version) +
                                                " written by a newer sluice"};
-  if (get32(&bytes[32]) != crc32c(bytes.first(32)))
+  if (get32(&bytes[32]) != header_checksum(bytes.first(segment_header_size)))
     return header_problem{EINVAL, "segment header checksum mismatch"};
+  std::uint32_t flags = version >= 2 ? get32(&bytes[36]) : 0;
+  if ((flags & ~reused_flag) != 0)
+    return header_problem{EPROTONOSUPPORT,
+                          "segment flags " + std::to_string(flags) + " written by a newer sluice"};
   if (version == 0 || get32(&bytes[12]) != segment_header_size)
     return header_problem{EINVAL, "bad format version or header size"};
   out.number = get64(&bytes[16]);
   out.first_lsn = get64(&bytes[24]);
+  out.reused = (flags & reused_flag) != 0;
   if (out.number != expected_number)
     return header_problem{
         EINVAL, "segment number " + std::to_string(out.number) + " does not match the file name"};

@@ -12,7 +12,10 @@
 
 namespace sluice::detail {
 
-inline constexpr std::uint32_t journal_version = 1;
+// The newest format version read and written: 2 for a segment made from a
+// spare (segment_header::reused), 1 otherwise, so that a journal that never
+// reuses a segment stays readable by a sluice that knows only version 1.
+inline constexpr std::uint32_t journal_version = 2;
 inline constexpr std::size_t segment_header_size = 64;
 inline constexpr std::size_t record_header_size = 24;
 inline constexpr std::uint64_t max_record_payload = std::uint64_t{64} << 20;
@@ -22,16 +25,23 @@ inline constexpr std::uint64_t min_segment_size = 4096;
 std::string segment_name(std::uint64_t number);
 
 // What a directory entry of a journal is.
-enum class entry_kind { segment, temporary, corrupt, foreign };
+enum class entry_kind { segment, temporary, corrupt, spare, foreign };
 struct parsed_entry {
   entry_kind kind;
-  std::uint64_t number;  // for segment, temporary and corrupt
+  std::uint64_t number;  // for all but foreign
 };
+
+// "0000000000000002.journal.spare": segment 2, kept by truncate_before() to
+// be reused (journal_options::reuse_segments).
+std::string spare_name(std::uint64_t number);
 parsed_entry parse_entry(std::string_view name);
 
 struct segment_header {
   std::uint64_t number;
   std::uint64_t first_lsn;
+  // Made from a spare: the bytes after its records may hold records of the
+  // file's earlier lives (all with smaller lsns). Written as version 2.
+  bool reused = false;
 };
 
 // The 64 header bytes of a segment.
@@ -67,11 +77,13 @@ void encode_record(std::vector<std::byte>& out, std::uint64_t lsn, std::uint64_t
                    std::span<const std::byte> payload);
 
 // Which record a reader looks for at an offset: the one with lsn `lsn`
-// (a scan or a cursor), or with `beyond` any record whose lsn and durable
-// mark are both above `lsn` (recovery's look past the cut of a torn tail).
+// (a scan or a cursor), or with `beyond` any record whose lsn is above `lsn`
+// and whose durable mark is above `marked_above` (recovery's look past the
+// cut of a torn tail).
 struct record_wanted {
   std::uint64_t lsn;
   bool beyond = false;
+  std::uint64_t marked_above = 0;
 };
 
 // What read_record found.

@@ -24,8 +24,10 @@ namespace {
                           describe("recover journal", segment.native(), offset) + ": " + reason);
 }
 
-// The segment numbers in `dir`, sorted; removes *.tmp leftovers.
-std::vector<std::uint64_t> segment_numbers(const std::filesystem::path& dir) {
+// The segment numbers in `dir`, sorted, and its spares' in `spares`;
+// removes *.tmp leftovers.
+std::vector<std::uint64_t> segment_numbers(const std::filesystem::path& dir,
+                                           std::vector<std::uint64_t>& spares) {
   std::vector<std::uint64_t> numbers;
   for (const std::string& name : list_directory(dir)) {
     parsed_entry entry = parse_entry(name);
@@ -34,6 +36,7 @@ std::vector<std::uint64_t> segment_numbers(const std::filesystem::path& dir) {
                               describe("open journal", dir.native()) +
                                   ": not a journal directory (it holds '" + name + "')");
     if (entry.kind == entry_kind::segment) numbers.push_back(entry.number);
+    if (entry.kind == entry_kind::spare) spares.push_back(entry.number);
     if (entry.kind == entry_kind::temporary && sys().unlink((dir / name).c_str()) != 0)
       throw_error(errno, "remove", (dir / name).native());
   }
@@ -91,6 +94,7 @@ checked_segment open_checked_segment(const std::filesystem::path& dir, std::uint
         problem->error, std::generic_category(),
         describe("open journal segment", segment.path.native()) + ": " + problem->message);
   segment.info.first_lsn = header.first_lsn;
+  segment.info.reused = header.reused;
   return segment;
 }
 
@@ -114,29 +118,35 @@ std::uint64_t load_le64(const std::byte* bytes) noexcept {
   return value;
 }
 
+// What recovery looks for past a cut: a record whose lsn is above `lsn` and
+// whose durable mark is above `marked_above`.
+struct later_record {
+  std::uint64_t lsn;
+  std::uint64_t marked_above;
+};
+
 // A cheap test of the record header at `bytes`, found at `offset` of a
 // segment whose first lsn is `first_lsn`: whether read_record() could find
-// there a record written after record `cut_lsn` had been made durable. Its
-// lsn and durable mark must be above the cut, and its lsn no further from
-// the segment's first than records of at least record_header_size bytes
-// each allow; random or older bytes almost never pass.
-bool may_be_durable_proof(const std::byte* bytes, std::uint64_t offset, std::uint64_t cut_lsn,
-                          std::uint64_t first_lsn) noexcept {
+// there a record of this segment that is `wanted`. Its lsn and durable mark
+// must pass, and its lsn be no further from the segment's first than records
+// of at least record_header_size bytes each allow; random bytes and a reused
+// segment's older records almost never pass.
+bool may_be_wanted(const std::byte* bytes, std::uint64_t offset, later_record wanted,
+                   std::uint64_t first_lsn) noexcept {
   std::uint64_t lsn = load_le64(bytes + 8);
   std::uint64_t mark = load_le64(bytes + 16);
-  return lsn > cut_lsn && mark > cut_lsn && lsn - first_lsn <= offset / record_header_size;
+  return lsn > wanted.lsn && mark > wanted.marked_above && lsn >= first_lsn &&
+         lsn - first_lsn <= offset / record_header_size;
 }
 
-// A valid record after `from`, within `ranges` (outside them the segment
-// reads as zeros, and a header of zeros is never such a record), whose
-// durable mark says record `cut_lsn` had been made durable: proof that the
-// cut at `from` loses committed data. Every offset is tried, as a torn write
-// may shift records anywhere: may_be_durable_proof() first, read_record() on
-// the few that pass. Cost: one read of the ranges (a pread per MiB) and a
-// few instructions per byte.
-std::optional<std::uint64_t> durable_record_after(read_window& window, const byte_ranges& ranges,
-                                                  std::uint64_t from, std::uint64_t cut_lsn,
-                                                  std::uint64_t first_lsn) {
+// A valid record `wanted` within `ranges` (outside them the segment reads as
+// zeros, and a header of zeros is never one), at or after `from`; returns its
+// lsn. Every offset is tried, as a torn write may shift records anywhere:
+// may_be_wanted() first, read_record() on the few that pass. Cost: one read
+// of the ranges (a pread per MiB) and a few instructions per byte.
+std::optional<std::uint64_t> find_record_after(read_window& window, const byte_ranges& ranges,
+                                               std::uint64_t from, later_record wanted,
+                                               std::uint64_t first_lsn) {
   constexpr std::size_t scan_chunk = std::size_t{1} << 20;
   for (auto [begin, end] : ranges) {
     // A header may begin in the zeros just before the range.
@@ -149,12 +159,13 @@ std::optional<std::uint64_t> durable_record_after(read_window& window, const byt
       std::uint64_t tried =
           std::min<std::uint64_t>(bytes.size() - record_header_size + 1, end - at);
       std::uint64_t i = 0;
-      while (i < tried && !may_be_durable_proof(bytes.data() + i, at + i, cut_lsn, first_lsn)) ++i;
+      while (i < tried && !may_be_wanted(bytes.data() + i, at + i, wanted, first_lsn)) ++i;
       if (i == tried) {
         at += tried;
         continue;
       }
-      record_read record = read_record(window, at + i, {.lsn = cut_lsn, .beyond = true});
+      record_read record = read_record(
+          window, at + i, {.lsn = wanted.lsn, .beyond = true, .marked_above = wanted.marked_above});
       if (record.status == record_status::valid) return record.header.lsn;
       if (record.status == record_status::missing || record.status == record_status::truncated)
         return std::nullopt;  // the file shrank under us
@@ -164,11 +175,41 @@ std::optional<std::uint64_t> durable_record_after(read_window& window, const byt
   return std::nullopt;
 }
 
+// Throws EILSEQ if a record written after the one at the cut (`scan`) had
+// been made durable lies in `ranges`: the cut would lose committed data.
+void check_nothing_durable_after(const checked_segment& segment, read_window& window,
+                                 const byte_ranges& ranges) {
+  const scan_result& scan = *segment.scan;
+  if (auto later = find_record_after(window, ranges, scan.end_offset,
+                                     {scan.next_lsn, scan.next_lsn}, segment.info.first_lsn))
+    throw_corrupt(segment.path, scan.end_offset,
+                  "record " + std::to_string(scan.next_lsn) + " is corrupt but record " +
+                      std::to_string(*later) + " written after it says it was durable");
+}
+
 void rename_corrupt(const std::filesystem::path& dir, std::uint64_t number) {
   std::filesystem::path from = dir / segment_name(number);
   std::filesystem::path to = from;
   to += ".corrupt";
   if (sys().rename(from.c_str(), to.c_str()) != 0) throw_error(errno, "rename", from.native());
+}
+
+// What follows the last record of a reused newest segment: its earlier
+// lives' records, which never validate (their lsns are smaller), and maybe
+// a torn tail of its own. Each batch was padded with zeros to the page end.
+void check_reused_tail(const checked_segment& segment, read_window& window, recovery_mode mode) {
+  if (mode == recovery_mode::salvage) return;
+  const scan_result& scan = *segment.scan;
+  byte_ranges rest{{scan.end_offset, window.limit()}};
+  if (mode != recovery_mode::absolute_consistency)
+    return check_nothing_durable_after(segment, window, rest);
+  constexpr std::uint64_t page = 4096;
+  std::uint64_t page_end = std::min(window.limit(), (scan.end_offset + page - 1) / page * page);
+  bool padded = all_zero(window.bytes(scan.end_offset, page_end - scan.end_offset));
+  if (!padded || find_record_after(window, rest, scan.end_offset, {scan.next_lsn - 1, 0},
+                                   segment.info.first_lsn))
+    throw_corrupt(segment.path, scan.end_offset,
+                  "record " + std::to_string(scan.next_lsn) + " is torn or corrupt");
 }
 
 // Checks what follows the last valid record of the newest segment, read
@@ -178,6 +219,10 @@ void check_tail(const checked_segment& segment, read_window& window, recovery_mo
   const scan_result& scan = *segment.scan;
   out.tail_offset = scan.end_offset;
   out.tail_size = window.limit();
+  if (segment.info.reused) {
+    out.tail_clean = false;  // continued in a fresh segment
+    return check_reused_tail(segment, window, mode);
+  }
   // Asked before any read: readahead would cache zero pages, which count as data.
   window.drop_cached_after(scan.end_offset);
   byte_ranges ranges = window.data_ranges(scan.end_offset);
@@ -186,18 +231,14 @@ void check_tail(const checked_segment& segment, read_window& window, recovery_mo
   if (mode == recovery_mode::absolute_consistency)
     throw_corrupt(segment.path, scan.end_offset,
                   "record " + std::to_string(scan.next_lsn) + " is torn or corrupt");
-  if (auto later = durable_record_after(window, ranges, scan.end_offset, scan.next_lsn,
-                                        segment.info.first_lsn))
-    throw_corrupt(segment.path, scan.end_offset,
-                  "record " + std::to_string(scan.next_lsn) + " is corrupt but record " +
-                      std::to_string(*later) + " written after it says it was durable");
+  check_nothing_durable_after(segment, window, ranges);
 }
 
 }  // namespace
 
 recovered_journal recover_journal(const std::filesystem::path& dir, recovery_mode mode) {
   recovered_journal out;
-  std::vector<std::uint64_t> numbers = segment_numbers(dir);
+  std::vector<std::uint64_t> numbers = segment_numbers(dir, out.spares);
   if (numbers.empty()) return out;
   // Every header is checked, in order, before anything is reported or
   // renamed. Recovery reaches a segment only if the one before it was read

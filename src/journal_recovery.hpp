@@ -13,6 +13,7 @@ namespace sluice::detail {
 struct segment_info {
   std::uint64_t number;
   std::uint64_t first_lsn;
+  bool reused = false;  // made from a spare (segment_header::reused)
 };
 
 struct recovered_journal {
@@ -21,10 +22,15 @@ struct recovered_journal {
   std::uint64_t tail_offset = 0;       // after the last valid record of the newest segment
   std::uint64_t tail_size = 0;         // the newest segment's size
   bool tail_clean = true;              // nothing but zeros after tail_offset
+  std::vector<std::uint64_t> spares;   // the numbers of the *.journal.spare files
 };
 
 // Lists, validates and scans the segments of `dir`; removes *.tmp leftovers
 // and, in salvage mode, renames segments past a corruption to *.corrupt.
+// Spares are listed, not read. A reused newest segment is never clean (older
+// records follow its own): its whole rest is searched for a record proving
+// a cut lost durable data (and, under absolute_consistency, for any record
+// of its own past the cut, and for zeros to the page end after the last).
 // Reads every segment's header, but the records only of the segments
 // recovery reaches (none past a cut or a failed read); a reached segment's
 // header and records go through one 1 MiB window (one pread per MiB). After

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -68,6 +69,14 @@ struct journal_state {
   int poison_errno = 0;        // errno of the failure that poisoned the journal
   std::string poison_message;  // its what()
   std::vector<segment_info> segments;
+  // With options.reuse_segments: the spare the next segment is made from,
+  // if any (its number, below every live segment's); and whether a
+  // truncate_before() is renaming one into place, to keep a single spare.
+  std::optional<std::uint64_t> spare_segment;
+  bool keeping_spare = false;
+  // Copied by every cursor: while one lives, no spare is reused, as the
+  // cursor may still be reading the spare's records.
+  std::shared_ptr<const int> cursors = std::make_shared<const int>(0);
 
   // Used only by the writing leader, and by open and close; replaced only
   // while no other leader is syncing:
@@ -83,6 +92,10 @@ struct journal_state {
   // Every block of it before this was written (records or zeros), so its
   // extents are no longer unwritten ones.
   std::uint64_t tail_zeroed = 0;
+  // Made from a spare: all its blocks are written, but its pages are not
+  // cached, so each batch is padded with zeros to the page end (a write
+  // that ends inside an uncached page would read that page first).
+  bool tail_reused = false;
 };
 
 // Leaders between taking their batch and the end of their fdatasync.
@@ -100,9 +113,13 @@ inline constexpr std::size_t zero_ahead_size = std::size_t{256} << 10;
 void use_tail(journal_state& state, file segment, std::uint64_t offset, std::uint64_t capacity,
               std::uint64_t zeroed);
 
-// use_tail() for a segment just created with `size` bytes: records go after
-// its header, and its blocks are written if options.zero_fill says so.
-void use_new_tail(journal_state& state, file segment, std::uint64_t size);
+// Starts segment `number`, `size` bytes, whose first record is `first_lsn`,
+// and makes it the tail in place of the old one (whose descriptors it
+// closes): made from the spare if options.reuse_segments allows, no cursor
+// is open and the spare has that size, else created (create_segment()).
+// Throws system_error.
+void start_segment(journal_state& state, std::uint64_t number, std::uint64_t first_lsn,
+                   std::uint64_t size);
 
 // With `lock` held: returns, with `lock` released, once every record up to
 // `lsn` is durable, leading whenever its record still waits in `pending`, no

@@ -27,27 +27,6 @@ using journal_bad_input = dir_test;
 
 constexpr journal_options small_segments{.segment_size = 4096};
 
-std::vector<read_record> expected_records(std::uint64_t first, std::uint64_t last) {
-  std::vector<read_record> out;
-  for (std::uint64_t i = first; i <= last; ++i) out.push_back({i, payload(i)});
-  return out;
-}
-
-void write_records(journal& log, std::uint64_t first, std::uint64_t last) {
-  for (std::uint64_t i = first; i <= last; ++i) ASSERT_EQ(log.write(bytes_of(payload(i))), i);
-}
-
-// Overwrites `n` bytes of `path` at `offset` with `byte`.
-void damage(const std::filesystem::path& path, std::uint64_t offset, std::size_t n, char byte) {
-  std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
-  f.seekp(static_cast<std::streamoff>(offset));
-  std::string bytes(n, byte);
-  f.write(bytes.data(), static_cast<std::streamsize>(n));
-  ASSERT_TRUE(f.good());
-}
-
-std::string error_text(const std::optional<std::system_error>& e) { return e ? e->what() : ""; }
-
 // --- round trips -------------------------------------------------------------
 
 TEST_F(journal_basic, a_new_directory_is_created_and_starts_at_lsn_1) {
@@ -221,23 +200,6 @@ TEST_F(journal_basic, truncate_before_drops_whole_old_segments_only) {
 }
 
 // --- the bytes on disk (docs/journal-format.md) --------------------------------
-
-// CRC32C bit by bit: slow, obviously right, independent of the library's.
-std::uint32_t reference_crc32c(std::string_view bytes) {
-  std::uint32_t crc = 0xFFFFFFFFu;
-  for (char c : bytes) {
-    crc ^= static_cast<unsigned char>(c);
-    for (int bit = 0; bit < 8; ++bit) crc = (crc >> 1) ^ ((crc & 1) ? 0x82F63B78u : 0);
-  }
-  return ~crc;
-}
-
-std::uint64_t little_endian(std::string_view bytes, std::size_t at, std::size_t n) {
-  std::uint64_t value = 0;
-  for (std::size_t i = n; i-- > 0;)
-    value = (value << 8) | static_cast<unsigned char>(bytes[at + i]);
-  return value;
-}
 
 TEST_F(journal_basic, segments_hold_exactly_the_documented_bytes) {
   ASSERT_EQ(reference_crc32c("123456789"), 0xE3069283u);  // the standard check value
@@ -466,7 +428,7 @@ TEST_F(journal_bad_input, a_wrong_magic_is_refused) {
 TEST_F(journal_bad_input, a_future_format_version_is_refused) {
   { journal::open(dir.path()).close(); }
   auto segment = segment_files(dir.path()).front();
-  damage(segment, 8, 1, '\x02');  // version 2
+  damage(segment, 8, 1, '\x03');  // version 3
   auto e = thrown([&] { journal::open(dir.path()); });
   ASSERT_TRUE(e);
   EXPECT_EQ(e->code().value(), EPROTONOSUPPORT);

@@ -1,12 +1,17 @@
 // Helpers the journal tests share.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
+#include <optional>
 #include <sluice/journal.hpp>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -34,6 +39,31 @@ inline std::string payload(std::uint64_t i, std::size_t base = 40) {
   return pattern(base + (i * 37) % 300, i);
 }
 
+inline std::vector<read_record> expected_records(std::uint64_t first, std::uint64_t last) {
+  std::vector<read_record> out;
+  for (std::uint64_t i = first; i <= last; ++i) out.push_back({i, payload(i)});
+  return out;
+}
+
+// Writes (appends and commits) records `first` to `last`, each payload(i).
+inline void write_records(sluice::journal& log, std::uint64_t first, std::uint64_t last) {
+  for (std::uint64_t i = first; i <= last; ++i) ASSERT_EQ(log.write(bytes_of(payload(i))), i);
+}
+
+// Overwrites `n` bytes of `path` at `offset` with `byte`.
+inline void damage(const std::filesystem::path& path, std::uint64_t offset, std::size_t n,
+                   char byte) {
+  std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+  f.seekp(static_cast<std::streamoff>(offset));
+  std::string bytes(n, byte);
+  f.write(bytes.data(), static_cast<std::streamsize>(n));
+  ASSERT_TRUE(f.good());
+}
+
+inline std::string error_text(const std::optional<std::system_error>& e) {
+  return e ? e->what() : "";
+}
+
 // The segment files of `dir`, sorted by name.
 inline std::vector<std::filesystem::path> segment_files(const std::filesystem::path& dir) {
   std::vector<std::filesystem::path> out;
@@ -41,6 +71,24 @@ inline std::vector<std::filesystem::path> segment_files(const std::filesystem::p
     if (entry.path().extension() == ".journal") out.push_back(entry.path());
   std::sort(out.begin(), out.end());
   return out;
+}
+
+// CRC32C bit by bit: slow, obviously right, independent of the library's.
+inline std::uint32_t reference_crc32c(std::string_view bytes) {
+  std::uint32_t crc = 0xFFFFFFFFu;
+  for (char c : bytes) {
+    crc ^= static_cast<unsigned char>(c);
+    for (int bit = 0; bit < 8; ++bit) crc = (crc >> 1) ^ ((crc & 1) ? 0x82F63B78u : 0);
+  }
+  return ~crc;
+}
+
+// The `n`-byte little-endian integer at `at` of `bytes`.
+inline std::uint64_t little_endian(std::string_view bytes, std::size_t at, std::size_t n) {
+  std::uint64_t value = 0;
+  for (std::size_t i = n; i-- > 0;)
+    value = (value << 8) | static_cast<unsigned char>(bytes[at + i]);
+  return value;
 }
 
 }  // namespace sluice_test
