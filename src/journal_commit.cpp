@@ -180,16 +180,18 @@ std::span<const std::byte> zeros_after(const journal_state& state, std::size_t r
 }
 
 // Writes the framed records of `batch` after the tail, moving to new
-// segments as they fill. No sync of the last segment. Throws on failure.
-void write_batch(journal_state& state, std::span<const std::byte> batch) {
+// segments as they fill; salts the checksums of those that land in a
+// reused segment. No sync of the last segment. Throws on failure.
+void write_batch(journal_state& state, std::span<std::byte> batch) {
   std::size_t done = 0;
   while (done < batch.size()) {
-    std::span<const std::byte> rest = batch.subspan(done);
+    std::span<std::byte> rest = batch.subspan(done);
     std::size_t run = fitting_run(rest, state.tail_capacity - state.tail_offset);
     if (run == 0) {
       rotate(state, decode_record_header(rest.data()).lsn, record_size_at(rest, 0));
       continue;
     }
+    if (state.tail_salt != 0) salt_records(rest.first(run), state.tail_salt);
     std::span<const std::byte> zeros = zeros_after(state, run);
     std::span<const std::byte> pieces[] = {rest.first(run), zeros};
     state.tail.seek(state.tail_offset);
@@ -269,13 +271,15 @@ void use_tail(journal_state& state, file segment, std::uint64_t offset, std::uin
   state.tail_capacity = capacity;
   state.tail_zeroed = zeroed;
   state.tail_reused = false;
+  state.tail_salt = 0;
 }
 
 void start_segment(journal_state& state, std::uint64_t number, std::uint64_t first_lsn,
                    std::uint64_t size) {
   file next;
+  std::uint32_t salt = new_segment_salt(number, first_lsn);
   if (std::optional<std::uint64_t> spare = take_spare(state))
-    next = reuse_spare(state.dir, *spare, number, first_lsn, size);
+    next = reuse_spare(state.dir, *spare, number, first_lsn, size, salt);
   bool reused = next.is_open();
   if (!reused) next = create_segment(state.dir, number, first_lsn, size, state.options.zero_fill);
   state.tail.close();
@@ -283,6 +287,7 @@ void start_segment(journal_state& state, std::uint64_t number, std::uint64_t fir
   bool written = reused || state.options.zero_fill;
   use_tail(state, std::move(next), segment_header_size, size, written ? size : segment_header_size);
   state.tail_reused = reused;
+  state.tail_salt = reused ? salt : 0;
   std::lock_guard lock(state.mutex);
   state.segments.push_back({number, first_lsn, reused});
 }

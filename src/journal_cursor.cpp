@@ -23,6 +23,7 @@ struct cursor_state {
   std::optional<read_window> window;
   std::uint64_t offset = 0;    // of the next record in `current`
   std::uint64_t expected = 0;  // its lsn
+  std::uint32_t salt = 0;      // of `current`'s records
 };
 
 namespace {
@@ -57,6 +58,7 @@ void open_current(cursor_state& c) {
         describe("read journal", segment_path(c).native()) + ": " + problem->message);
   c.offset = segment_header_size;
   c.expected = header.first_lsn;
+  c.salt = header.salt;
 }
 
 // Opens the segment holding the next lsn the cursor needs: c.want on the
@@ -73,7 +75,7 @@ void position(cursor_state& c) {
 
 // Reads and checks the record at c.offset; returns its payload.
 std::span<const std::byte> take_record(cursor_state& c) {
-  record_read record = read_record(*c.window, c.offset, {c.expected});
+  record_read record = read_record(*c.window, c.offset, {.lsn = c.expected, .salt = c.salt});
   if (record.status != record_status::valid) throw_bad_record(c, record.status);
   c.offset += record.size();
   ++c.expected;

@@ -95,7 +95,7 @@ file create_segment(const std::filesystem::path& dir, std::uint64_t number, std:
 }
 
 file reuse_spare(const std::filesystem::path& dir, std::uint64_t spare, std::uint64_t number,
-                 std::uint64_t first_lsn, std::uint64_t size) {
+                 std::uint64_t first_lsn, std::uint64_t size, std::uint32_t salt) {
   std::filesystem::path spare_path = dir / spare_name(spare);
   file segment = file::open(spare_path, {.mode = open_mode::open_existing});
   if (segment.size() != size) {
@@ -103,7 +103,7 @@ file reuse_spare(const std::filesystem::path& dir, std::uint64_t spare, std::uin
     if (sys().unlink(spare_path.c_str()) != 0) throw_error(errno, "remove", spare_path.native());
     return {};
   }
-  segment.write_at(encode_segment_header({number, first_lsn, true}), 0);
+  segment.write_at(encode_segment_header({number, first_lsn, true, salt}), 0);
   segment.sync_data();
   std::filesystem::path final_path = dir / segment_name(number);
   if (sys().rename(spare_path.c_str(), final_path.c_str()) != 0)

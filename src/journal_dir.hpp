@@ -30,13 +30,13 @@ file create_segment(const std::filesystem::path& dir, std::uint64_t number, std:
                     std::uint64_t size, bool zero_fill);
 
 // Makes spare `spare` of `dir` segment `number`, first record `first_lsn`,
-// if it is `size` bytes long: its header is rewritten (marked reused) and
-// fdatasynced, then it is renamed and the directory fsynced. Its blocks are
-// all written already, so commits into it never carry zeros or extent
-// state. Returns it open for reading and writing; a spare of another size is
-// removed instead, and an empty file returned. Throws system_error.
+// if it is `size` bytes long: its header is rewritten (marked reused, with
+// `salt`, non-zero, for its records' checksums) and fdatasynced, then it is renamed and the
+// directory fsynced. Its blocks are all written already, so commits into it never carry zeros or
+// extent state. Returns it open for reading and writing; a spare of another size is removed
+// instead, and an empty file returned. Throws system_error.
 file reuse_spare(const std::filesystem::path& dir, std::uint64_t spare, std::uint64_t number,
-                 std::uint64_t first_lsn, std::uint64_t size);
+                 std::uint64_t first_lsn, std::uint64_t size, std::uint32_t salt);
 
 // 1 MiB of zeros, static, to write from.
 inline constexpr std::size_t zero_block_size = std::size_t{1} << 20;

@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <charconv>
+#include <chrono>
 #include <cstring>
 
 #include "crc32c.hpp"
@@ -88,7 +89,10 @@ std::vector<std::byte> encode_segment_header(const segment_header& header) {
   put32(&bytes[12], segment_header_size);
   put64(&bytes[16], header.number);
   put64(&bytes[24], header.first_lsn);
-  if (header.reused) put32(&bytes[36], reused_flag);
+  if (header.reused) {
+    put32(&bytes[36], reused_flag);
+    put32(&bytes[40], header.salt);
+  }
   put32(&bytes[32], header_checksum(bytes));
   return bytes;
 }
@@ -117,6 +121,8 @@ std::optional<header_problem> check_segment_header(std::span<const std::byte> by
   out.number = get64(&bytes[16]);
   out.first_lsn = get64(&bytes[24]);
   out.reused = (flags & reused_flag) != 0;
+  out.salt = version >= 2 ? get32(&bytes[40]) : 0;
+  if (out.reused && out.salt == 0) return header_problem{EINVAL, "reused segment without a salt"};
   if (out.number != expected_number)
     return header_problem{
         EINVAL, "segment number " + std::to_string(out.number) + " does not match the file name"};
@@ -153,9 +159,28 @@ record_read read_record(read_window& window, std::uint64_t offset, record_wanted
     return read;
   }
   read.payload = record.subspan(record_header_size);
-  bool matches = get32(record.data() + 4) == record_checksum(record.data(), read.payload);
+  bool matches =
+      (get32(record.data() + 4) ^ wanted.salt) == record_checksum(record.data(), read.payload);
   read.status = matches ? record_status::valid : record_status::bad_checksum;
   return read;
+}
+
+std::uint32_t new_segment_salt(std::uint64_t number, std::uint64_t first_lsn) noexcept {
+  auto now =
+      static_cast<std::uint64_t>(std::chrono::system_clock::now().time_since_epoch().count());
+  std::uint64_t mixed = number * 0x9E3779B97F4A7C15u ^ first_lsn * 0xC2B2AE3D27D4EB4Fu ^ now;
+  mixed = (mixed ^ (mixed >> 30)) * 0xBF58476D1CE4E5B9u;  // splitmix64's finalizer
+  mixed = (mixed ^ (mixed >> 27)) * 0x94D049BB133111EBu;
+  auto salt = static_cast<std::uint32_t>(mixed ^ (mixed >> 31) ^ (mixed >> 32));
+  return salt != 0 ? salt : 1;
+}
+
+void salt_records(std::span<std::byte> records, std::uint32_t salt) noexcept {
+  for (std::size_t at = 0; at + record_header_size <= records.size();) {
+    std::byte* header = records.data() + at;
+    put32(header + 4, get32(header + 4) ^ salt);
+    at += static_cast<std::size_t>(framed_size(get32(header)));
+  }
 }
 
 bool all_zero(std::span<const std::byte> bytes) noexcept {

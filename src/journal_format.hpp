@@ -40,9 +40,17 @@ struct segment_header {
   std::uint64_t number;
   std::uint64_t first_lsn;
   // Made from a spare: the bytes after its records may hold records of the
-  // file's earlier lives (all with smaller lsns). Written as version 2.
+  // file's earlier lives. Written as version 2.
   bool reused = false;
+  // Version 2: XORed into the checksum of each of its records, so that the
+  // records of the file's earlier lives (another salt, or none) never
+  // validate. Non-zero; 0 in version 1.
+  std::uint32_t salt = 0;
 };
+
+// A salt for a new life of a segment file: non-zero, and different for each
+// segment number, first lsn and moment.
+std::uint32_t new_segment_salt(std::uint64_t number, std::uint64_t first_lsn) noexcept;
 
 // The 64 header bytes of a segment.
 std::vector<std::byte> encode_segment_header(const segment_header& header);
@@ -70,6 +78,10 @@ constexpr std::uint64_t framed_size(std::uint64_t payload_size) noexcept {
   return record_header_size + payload_size;
 }
 
+// XORs `salt` into the checksum of every framed record of `records` (whole
+// records, back to back): what a segment with that salt holds. O(records).
+void salt_records(std::span<std::byte> records, std::uint32_t salt) noexcept;
+
 // Appends the framed record (header, then payload: framed_size() bytes) to
 // `out`. Allocates, and so can throw bad_alloc,
 // only when `out` lacks the capacity for it.
@@ -84,6 +96,7 @@ struct record_wanted {
   std::uint64_t lsn;
   bool beyond = false;
   std::uint64_t marked_above = 0;
+  std::uint32_t salt = 0;  // the segment's (segment_header::salt)
 };
 
 // What read_record found.

@@ -49,11 +49,12 @@ struct scan_result {
   std::uint64_t next_lsn;    // one past it
 };
 
-// Follows the valid records of a segment from its header on.
-scan_result scan_records(read_window& window, std::uint64_t lsn) {
+// Follows the valid records of a segment, whose checksums carry `salt`,
+// from its header on.
+scan_result scan_records(read_window& window, std::uint64_t lsn, std::uint32_t salt) {
   std::uint64_t offset = segment_header_size;
   for (;;) {
-    record_read record = read_record(window, offset, {lsn});
+    record_read record = read_record(window, offset, {.lsn = lsn, .salt = salt});
     if (record.status != record_status::valid) break;
     offset += record.size();
     ++lsn;
@@ -75,6 +76,7 @@ struct segment_reader {
 struct checked_segment {
   std::filesystem::path path;
   segment_info info;
+  std::uint32_t salt = 0;           // of its records' checksums
   std::optional<scan_result> scan;  // only if reached and read
   std::exception_ptr scan_failed;   // a failed read, reported once reached
 };
@@ -84,7 +86,7 @@ struct checked_segment {
 // (EINVAL, EPROTONOSUPPORT) or the errno of a failed open, stat or read.
 checked_segment open_checked_segment(const std::filesystem::path& dir, std::uint64_t number,
                                      std::unique_ptr<segment_reader>& reader) {
-  checked_segment segment{dir / segment_name(number), {number, 0}, {}, {}};
+  checked_segment segment{dir / segment_name(number), {number, 0}, 0, {}, {}};
   reader.reset();  // the previous reader and its buffer go first
   reader = std::make_unique<segment_reader>(segment.path);
   segment_header header{};
@@ -95,6 +97,7 @@ checked_segment open_checked_segment(const std::filesystem::path& dir, std::uint
         describe("open journal segment", segment.path.native()) + ": " + problem->message);
   segment.info.first_lsn = header.first_lsn;
   segment.info.reused = header.reused;
+  segment.salt = header.salt;
   return segment;
 }
 
@@ -129,8 +132,8 @@ struct later_record {
 // segment whose first lsn is `first_lsn`: whether read_record() could find
 // there a record of this segment that is `wanted`. Its lsn and durable mark
 // must pass, and its lsn be no further from the segment's first than records
-// of at least record_header_size bytes each allow; random bytes and a reused
-// segment's older records almost never pass.
+// of at least record_header_size bytes each allow; random bytes almost never
+// pass.
 bool may_be_wanted(const std::byte* bytes, std::uint64_t offset, later_record wanted,
                    std::uint64_t first_lsn) noexcept {
   std::uint64_t lsn = load_le64(bytes + 8);
@@ -144,9 +147,10 @@ bool may_be_wanted(const std::byte* bytes, std::uint64_t offset, later_record wa
 // lsn. Every offset is tried, as a torn write may shift records anywhere:
 // may_be_wanted() first, read_record() on the few that pass. Cost: one read
 // of the ranges (a pread per MiB) and a few instructions per byte.
-std::optional<std::uint64_t> find_record_after(read_window& window, const byte_ranges& ranges,
-                                               std::uint64_t from, later_record wanted,
-                                               std::uint64_t first_lsn) {
+std::optional<std::uint64_t> find_record_after(const checked_segment& segment, read_window& window,
+                                               const byte_ranges& ranges, std::uint64_t from,
+                                               later_record wanted) {
+  std::uint64_t first_lsn = segment.info.first_lsn;
   constexpr std::size_t scan_chunk = std::size_t{1} << 20;
   for (auto [begin, end] : ranges) {
     // A header may begin in the zeros just before the range.
@@ -164,8 +168,11 @@ std::optional<std::uint64_t> find_record_after(read_window& window, const byte_r
         at += tried;
         continue;
       }
-      record_read record = read_record(
-          window, at + i, {.lsn = wanted.lsn, .beyond = true, .marked_above = wanted.marked_above});
+      record_read record = read_record(window, at + i,
+                                       {.lsn = wanted.lsn,
+                                        .beyond = true,
+                                        .marked_above = wanted.marked_above,
+                                        .salt = segment.salt});
       if (record.status == record_status::valid) return record.header.lsn;
       if (record.status == record_status::missing || record.status == record_status::truncated)
         return std::nullopt;  // the file shrank under us
@@ -180,8 +187,8 @@ std::optional<std::uint64_t> find_record_after(read_window& window, const byte_r
 void check_nothing_durable_after(const checked_segment& segment, read_window& window,
                                  const byte_ranges& ranges) {
   const scan_result& scan = *segment.scan;
-  if (auto later = find_record_after(window, ranges, scan.end_offset,
-                                     {scan.next_lsn, scan.next_lsn}, segment.info.first_lsn))
+  if (auto later = find_record_after(segment, window, ranges, scan.end_offset,
+                                     {scan.next_lsn, scan.next_lsn}))
     throw_corrupt(segment.path, scan.end_offset,
                   "record " + std::to_string(scan.next_lsn) + " is corrupt but record " +
                       std::to_string(*later) + " written after it says it was durable");
@@ -206,8 +213,7 @@ void check_reused_tail(const checked_segment& segment, read_window& window, reco
   constexpr std::uint64_t page = 4096;
   std::uint64_t page_end = std::min(window.limit(), (scan.end_offset + page - 1) / page * page);
   bool padded = all_zero(window.bytes(scan.end_offset, page_end - scan.end_offset));
-  if (!padded || find_record_after(window, rest, scan.end_offset, {scan.next_lsn - 1, 0},
-                                   segment.info.first_lsn))
+  if (!padded || find_record_after(segment, window, rest, scan.end_offset, {scan.next_lsn - 1, 0}))
     throw_corrupt(segment.path, scan.end_offset,
                   "record " + std::to_string(scan.next_lsn) + " is torn or corrupt");
 }
@@ -270,7 +276,7 @@ recovered_journal recover_journal(const std::filesystem::path& dir, recovery_mod
     }
     reached = std::move(beyond);  // the previous reached segment's reader goes
     try {
-      segment.scan = scan_records(reached->window, segment.info.first_lsn);
+      segment.scan = scan_records(reached->window, segment.info.first_lsn, segment.salt);
     } catch (...) {
       segment.scan_failed = std::current_exception();
       reaching = false;

@@ -96,6 +96,7 @@ struct journal_state {
   // cached, so each batch is padded with zeros to the page end (a write
   // that ends inside an uncached page would read that page first).
   bool tail_reused = false;
+  std::uint32_t tail_salt = 0;  // of its records' checksums (segment_header::salt)
 };
 
 // Leaders between taking their batch and the end of their fdatasync.

@@ -90,19 +90,28 @@ TEST_F(journal_reuse, truncate_keeps_one_spare_and_the_next_segment_is_made_from
 }
 
 // A version 2 header is checksummed over everything but its checksum, so
-// that its flags are covered too.
-TEST_F(journal_reuse, a_reused_header_holds_exactly_the_documented_bytes) {
+// that its flags and salt are covered too; the salt is XORed into the
+// checksum of each record of the segment.
+TEST_F(journal_reuse, a_reused_segment_holds_exactly_the_documented_bytes) {
   auto log = journal::open(dir.path(), reusing);
   write_and_truncate(log, dir.path());
-  write_until_rotation(log, dir.path(), kept_from);
-  std::string header = read_all(segment_files(dir.path()).back()).substr(0, 64);
+  std::uint64_t last = write_until_rotation(log, dir.path(), kept_from);
+  std::string bytes = read_all(segment_files(dir.path()).back());
+  std::string header = bytes.substr(0, 64);
   EXPECT_EQ(header.substr(0, 8), "SLUICEJL");
   EXPECT_EQ(little_endian(header, 8, 4), 2u);
   EXPECT_EQ(little_endian(header, 12, 4), 64u);
-  EXPECT_EQ(little_endian(header, 36, 4), 1u);
-  EXPECT_EQ(header.substr(40), std::string(24, '\0'));
+  EXPECT_EQ(little_endian(header, 24, 8), last);  // first lsn: the record that rotated
+  EXPECT_EQ(little_endian(header, 36, 4), 1u);    // reused
+  std::uint64_t salt = little_endian(header, 40, 4);
+  EXPECT_NE(salt, 0u);
+  EXPECT_EQ(header.substr(44), std::string(20, '\0'));
   EXPECT_EQ(little_endian(header, 32, 4),
             reference_crc32c(header.substr(0, 32) + header.substr(36)));
+  std::string_view record(bytes.data() + 64, 24 + payload(last).size());
+  EXPECT_EQ(little_endian(record, 8, 8), last);
+  std::string covered = std::string(record.substr(0, 4)) + std::string(record.substr(8));
+  EXPECT_EQ(little_endian(record, 4, 4), reference_crc32c(covered) ^ salt);
 }
 
 TEST_F(journal_reuse, a_reopened_journal_moves_on_from_a_reused_segment_in_every_mode) {

@@ -38,6 +38,7 @@ recording_sys::recording_sys() : table_(real()) {
   table_.fallocate = fallocate_entry;
   table_.ftruncate = ftruncate_entry;
   table_.rename = rename_entry;
+  table_.unlink = unlink_entry;
   active_ = this;
   sluice::detail::set_sys(&table_);
 }
@@ -48,6 +49,10 @@ recording_sys::~recording_sys() {
 }
 
 void recording_sys::ack(std::uint64_t lsn) { add({recorded_op::ack, {}, {}, 0, {}, lsn}); }
+
+void recording_sys::truncate(std::uint64_t lsn) {
+  add({recorded_op::truncate, {}, {}, 0, {}, lsn});
+}
 
 std::vector<recorded_op> recording_sys::ops() const {
   std::lock_guard lock(mutex_);
@@ -154,6 +159,16 @@ int recording_sys::rename_entry(const char* from, const char* to) {
       if (name == source) name = target;
   }
   active_->add({recorded_op::rename, source, target, 0, {}, 0});
+  return result;
+}
+
+// Descriptors still open on the file keep its name: a sync through one
+// after the unlink names a file that is gone, which the replay ignores.
+int recording_sys::unlink_entry(const char* path) {
+  int result = real().unlink(path);
+  if (result != 0) return result;
+  active_->add(
+      {recorded_op::unlink, std::filesystem::path(path).filename().native(), {}, 0, {}, 0});
   return result;
 }
 

@@ -1,6 +1,6 @@
 // recording_sys: a sluice::detail::sys_table that forwards every call to the
 // OS and records what a crash could lose: each write (with its bytes), each
-// fdatasync/fsync, each size change and rename, by file name. The crash
+// fdatasync/fsync, each size change, rename and unlink, by file name. The crash
 // simulation replays the record to build the states a power loss could
 // leave behind. One at a time; thread-safe.
 #pragma once
@@ -17,14 +17,16 @@
 namespace sluice_test {
 
 struct recorded_op {
-  enum kind { write, sync, dir_sync, grow, resize, rename, ack } what;
-  std::string name;      // file name (no directory); the source of a rename
-  std::string target;    // the destination of a rename
+  enum kind { write, sync, dir_sync, grow, resize, rename, unlink, ack, truncate } what;
+  std::string name;    // file name (no directory); the source of a rename
+  std::string target;  // the destination of a rename
   // Write offset; the new size for grow and resize; for sync and dir_sync,
   // the number of ops recorded before the call began (those it covers).
   std::uint64_t offset;
-  std::string data;      // the bytes of a write
-  std::uint64_t lsn;     // for ack: every record up to here was committed
+  std::string data;  // the bytes of a write
+  // For ack: every record up to here was committed; for truncate: the
+  // argument of a truncate_before() about to be called.
+  std::uint64_t lsn;
 };
 
 class recording_sys {
@@ -36,6 +38,8 @@ class recording_sys {
 
   // Notes that commit(lsn) returned.
   void ack(std::uint64_t lsn);
+  // Notes that truncate_before(lsn) is about to be called.
+  void truncate(std::uint64_t lsn);
   std::vector<recorded_op> ops() const;
 
  private:
@@ -52,6 +56,7 @@ class recording_sys {
   static int fallocate_entry(int fd, int mode, off_t offset, off_t length);
   static int ftruncate_entry(int fd, off_t length);
   static int rename_entry(const char* from, const char* to);
+  static int unlink_entry(const char* path);
 
   sluice::detail::sys_table table_;
   mutable std::mutex mutex_;
