@@ -37,6 +37,10 @@ struct method {
   // Optional: after each good run, untimed, what the report shows of the
   // files in its "after close" column (extents, cached MiB).
   std::function<std::string(const target&)> observe = {};
+  // Optional: before each run, untimed, puts in place what the run starts
+  // from (an existing journal, say) at target.path; the filesystem is then
+  // synced before the clock starts.
+  std::function<void(const target&)> prepare = {};
   // Not 0: "vs best peer" compares the row only with the peers of the same
   // group (the journal's: its committing threads), and stays empty without
   // one. 0: with every peer of the table.

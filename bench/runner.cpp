@@ -12,6 +12,10 @@ namespace {
 double run_once(const bench_case& bench, const method& m, const work_dir& dir,
                 const run_settings& settings, output_check& check, method_result& result) {
   target t{dir.output(), dir.companion(), settings.sync, settings.buffer_size};
+  if (m.prepare) {
+    m.prepare(t);
+    dir.settle();
+  }
   double seconds = seconds_of([&] { m.run(t); });
   if (m.observe) result.observed = m.observe(t);
   if (bench.same_bytes) check.check(m.name, bench.written > bench.bytes);

@@ -1,7 +1,8 @@
 // sluice-bench: running the methods of a case. Repetitions go round-robin
 // (every method once, then every method again...) so that drift on a noisy
 // machine hits all methods alike. Each run writes a fresh file, is timed
-// from open to close (fdatasync included when asked), and its output is
+// from open to close (fdatasync included when asked; what the method
+// prepares first is not timed), and its output is
 // checked before the figure counts; then, untimed, the filesystem is synced
 // so that the next run starts with nothing left to write back. A method that fails or writes wrong
 // bytes is run no more and posts no figure.

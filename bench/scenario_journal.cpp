@@ -2,11 +2,14 @@
 // 100-byte value, each durable before its committer starts the next. The
 // one-thread limit is write(2) + fdatasync per transaction; sluice::journal
 // runs with 1, 4 and 16 committing threads (group commit shares the syncs),
-// and 16 with two syncs at once (journal_options::concurrent_syncs);
+// 16 with two syncs at once (journal_options::concurrent_syncs), and 16
+// into segments made from spares, as in a journal that truncates
+// (journal_options::reuse_segments; the journal is prepared untimed);
 // RocksDB, LevelDB and SQLite when sluice-bench was built with them. MB/s
 // over 0.0116 is transactions per second (open and close included); the
 // "after close" column gives the commit loop's own transactions/s, records/s
 // and the measured p50/p99 commit latency.
+#include <algorithm>
 #include <filesystem>
 #include <sluice/journal.hpp>
 #include <span>
@@ -55,9 +58,9 @@ void check_raw(const char* dir, const journal_work& work) {
 
 // Each transaction: its 100 records appended at once (as the peers' one
 // WriteBatch), then commit of the last lsn.
-void run_sluice(const char* dir, const journal_work& work, int threads, unsigned syncs,
-                journal_log& log) {
-  auto journal = sluice::journal::open(dir, {.concurrent_syncs = syncs});
+void run_sluice(const char* dir, const journal_work& work, int threads,
+                const journal_options& options, journal_log& log) {
+  auto journal = sluice::journal::open(dir, options);
   auto commit = [&](std::size_t t) {
     char records[journal_records][journal_record_size];
     std::span<const std::byte> batch[journal_records];
@@ -71,10 +74,12 @@ void run_sluice(const char* dir, const journal_work& work, int threads, unsigned
   journal.close();
 }
 
-void check_sluice(const char* dir, const journal_work& work) {
+// Reads back the journal in `dir`, whose first `fillers` records are
+// prepare_reused()'s.
+void check_sluice(const char* dir, const journal_work& work, std::uint64_t fillers) {
   auto journal = sluice::journal::open(dir, {.recovery = recovery_mode::absolute_consistency});
   record_check check(work);
-  for (const journal_record& record : journal.read_from(1)) {
+  for (const journal_record& record : journal.read_from(journal.first_lsn() + fillers)) {
     if (record.data.size() != journal_record_size)
       throw std::runtime_error("read back: a record of the wrong size");
     auto* bytes = reinterpret_cast<const char*>(record.data.data());
@@ -88,13 +93,54 @@ void check_sluice(const char* dir, const journal_work& work) {
 method sluice_method(const journal_content& work, int threads, unsigned syncs = 1) {
   std::string name = threads_name("sluice::journal", threads);
   if (syncs > 1) name += ", " + std::to_string(syncs) + " syncs at once";
+  journal_options options{.concurrent_syncs = syncs};
   return in_group(journal_method(
                       name, role::sluice, work,
-                      [work, threads, syncs](const char* dir, journal_log& log) {
-                        run_sluice(dir, *work, threads, syncs, log);
+                      [work, threads, options](const char* dir, journal_log& log) {
+                        run_sluice(dir, *work, threads, options, log);
                       },
-                      check_sluice),
+                      [](const char* dir, const journal_work& w) { check_sluice(dir, w, 0); }),
                   threads);
+}
+
+// The segment size of the reused-segments row: room for the whole workload
+// in one segment, 4 to 64 MiB.
+std::uint64_t reuse_segment_size(const journal_work& work) {
+  constexpr std::uint64_t mib = 1 << 20;
+  std::uint64_t wanted = (work.transactions * (journal_transaction_size + 2800) + mib) / mib * mib;
+  return std::clamp<std::uint64_t>(wanted, 4 * mib, 64 * mib);
+}
+
+// A journal as a long-running one that truncates leaves it: its newest
+// segment full and the one before it the spare, so that the first commit
+// moves into a segment made from the spare. Each segment is filled by one
+// record (a 64-byte segment header and a 24-byte record header,
+// docs/journal-format.md).
+void prepare_reused(const char* dir, std::uint64_t segment_size) {
+  std::filesystem::create_directory(dir);
+  auto journal = sluice::journal::open(dir, {.segment_size = segment_size, .reuse_segments = true});
+  std::vector<std::byte> filler(segment_size - 64 - 24);
+  journal.write(filler);                            // segment 1, full
+  journal.write(filler);                            // segment 2, full
+  journal.truncate_before(journal.next_lsn() - 1);  // segment 1 becomes the spare
+  journal.close();
+}
+
+// 16 committing threads into segments made from spares
+// (journal_options::reuse_segments), open and close included.
+method reused_method(const journal_content& work) {
+  constexpr int threads = 16;
+  journal_options options{.segment_size = reuse_segment_size(*work), .reuse_segments = true};
+  method m = in_group(
+      journal_method(
+          threads_name("sluice::journal", threads) + ", reused segments", role::sluice, work,
+          [work, options](const char* dir, journal_log& log) {
+            run_sluice(dir, *work, threads, options, log);
+          },
+          [](const char* dir, const journal_work& w) { check_sluice(dir, w, 1); }),
+      threads);
+  m.prepare = [size = options.segment_size](const target& t) { prepare_reused(t.path, size); };
+  return m;
 }
 
 }  // namespace
@@ -115,6 +161,7 @@ std::vector<bench_case> make_journal_case(std::uint64_t size) {
       [work](const char* dir, journal_log& log) { run_raw(dir, *work, log); }, check_raw));
   for (int threads : {1, 4, 16}) c.methods.push_back(sluice_method(work, threads));
   c.methods.push_back(sluice_method(work, 16, 2));
+  c.methods.push_back(reused_method(work));
   add_journal_peers(c, work);
   return {std::move(c)};
 }

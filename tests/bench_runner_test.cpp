@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <utility>
 #include <vector>
@@ -46,6 +47,29 @@ TEST(bench_runner, both_files_of_a_two_file_run_are_checked) {
         << result.methods[i].error;
     EXPECT_TRUE(result.methods[i].seconds.empty());
   }
+}
+
+// A method's preparation runs before each of its runs, on the run's own
+// target, and what it leaves is there when the run starts.
+TEST(bench_runner, a_method_starts_from_what_it_prepared) {
+  bench_case one{"one", "one file", 4, {}, {}};
+  int prepared = 0;
+  method appending{"appends", role::peer, [](const target& t) {
+                     std::ifstream in(t.path, std::ios::binary);
+                     std::string start((std::istreambuf_iterator<char>(in)), {});
+                     write_file(t.path, start + "cd");
+                   }};
+  appending.prepare = [&prepared](const target& t) {
+    ++prepared;
+    write_file(t.path, "ab");
+  };
+  one.methods = {appending};
+  work_dir dir(default_parent());
+  progress quiet(0);
+  case_result result = run_case(one, dir, {.repeat = 3, .sync = false, .buffer_size = 0}, quiet);
+  EXPECT_EQ(result.methods[0].error, "");  // each run's output was "abcd"
+  EXPECT_EQ(result.methods[0].seconds.size(), 3u);
+  EXPECT_EQ(prepared, 3);
 }
 
 // A row of `kind` in `group` whose one run of 10^6 bytes took `seconds`.
