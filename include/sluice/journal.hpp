@@ -86,8 +86,8 @@ struct journal_options {
   // keeps one of them as a spare (<number>.journal.spare), and the next new
   // segment is made from it instead of a fresh file: its header is rewritten
   // (format version 2) and its blocks, already written, are overwritten in
-  // place, so commits into it carry no zeros and no extent state: 1.2-1.4x
-  // the commits per second at 16 threads here (docs/performance.md). A spare is not reused while a
+  // place, so commits into it carry no zeros and no extent state: here 1.5x
+  // the commits per second at 16 threads, 1.1x at one (docs/performance.md). A spare is not reused while a
   // cursor from read_from() is alive, and is removed when the journal starts afresh or is opened
   // with this false. A reopened journal whose newest segment was reused continues in a new segment,
   // after a search of that segment's whole rest for damage (up to about 0.2 s per 64 MiB). Under
