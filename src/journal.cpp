@@ -48,6 +48,16 @@ void remove_file(const std::filesystem::path& path) {
   if (detail::sys().unlink(path.c_str()) != 0) detail::throw_error(errno, "remove", path.native());
 }
 
+// Removes segment `number` of the journal, or renames it to its spare name
+// if `as_spare`. Throws system_error.
+void drop_segment(const detail::journal_state& s, std::uint64_t number, bool as_spare) {
+  std::filesystem::path path = s.dir / detail::segment_name(number);
+  if (!as_spare) return remove_file(path);
+  std::filesystem::path spare = s.dir / detail::spare_name(number);
+  if (detail::sys().rename(path.c_str(), spare.c_str()) != 0)
+    detail::throw_error(errno, "rename", path.native());
+}
+
 // Keeps, with options.reuse_segments, the newest spare numbered below every
 // segment (so that it holds only smaller lsns than any record to come) and
 // removes the others: all of them when the journal starts afresh, as their
@@ -172,39 +182,34 @@ std::uint64_t journal::write(std::span<const std::byte> bytes) {
 
 void journal::truncate_before(std::uint64_t lsn) {
   detail::journal_state& s = usable(state_, "truncate");
-  std::vector<std::uint64_t> doomed;
-  std::optional<std::uint64_t> kept;  // renamed to a spare instead
+  std::lock_guard one_at_a_time(s.truncating);
+  std::vector<detail::segment_info> doomed;
+  bool keep = false;  // the newest doomed becomes the spare
   {
     std::lock_guard lock(s.mutex);
     detail::check_usable(s, "truncate journal");
     while (s.segments.size() > 1 && s.segments[1].first_lsn <= lsn) {
-      doomed.push_back(s.segments.front().number);
+      doomed.push_back(s.segments.front());
       s.segments.erase(s.segments.begin());
     }
-    if (s.options.reuse_segments && !doomed.empty() && !s.spare_segment && !s.keeping_spare) {
-      kept = doomed.back();
-      doomed.pop_back();
-      s.keeping_spare = true;
-    }
+    keep = s.options.reuse_segments && !doomed.empty() && !s.spare_segment;
   }
+  std::size_t done = 0;
   try {
-    for (std::uint64_t number : doomed) remove_file(s.dir / detail::segment_name(number));
-    if (kept) {
-      std::filesystem::path from = s.dir / detail::segment_name(*kept);
-      std::filesystem::path to = s.dir / detail::spare_name(*kept);
-      if (detail::sys().rename(from.c_str(), to.c_str()) != 0)
-        detail::throw_error(errno, "rename", from.native());
-    }
-    if (!doomed.empty() || kept) sync_directory(s.dir);
+    for (; done < doomed.size(); ++done)
+      drop_segment(s, doomed[done].number, keep && done + 1 == doomed.size());
+    if (!doomed.empty()) sync_directory(s.dir);
   } catch (...) {
+    // The segments still there stay the journal's, oldest first, so that
+    // no gap opens in their numbers.
     std::lock_guard lock(s.mutex);
-    s.keeping_spare = false;
+    s.segments.insert(s.segments.begin(), doomed.begin() + static_cast<std::ptrdiff_t>(done),
+                      doomed.end());
     throw;
   }
-  if (!kept) return;
+  if (!keep) return;
   std::lock_guard lock(s.mutex);
-  s.spare_segment = kept;
-  s.keeping_spare = false;
+  s.spare_segment = doomed.back().number;
 }
 
 std::uint64_t journal::next_lsn() const {

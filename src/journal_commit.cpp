@@ -59,11 +59,15 @@ void rotate(journal_state& state, std::uint64_t first_lsn, std::uint64_t record_
   start_segment(state, number, first_lsn, std::max(state.options.segment_size, needed));
 }
 
-// The spare to make the next segment from, taken: none unless reuse is on,
-// one is kept and no cursor may be reading it.
-std::optional<std::uint64_t> take_spare(journal_state& state) {
+// The spare to make a segment of `size` bytes from, taken: none unless reuse
+// is on, one is kept, the segment has the usual size (a record larger than
+// that gets a segment of its own, which leaves the spare for the next) and
+// no cursor may be reading the spare.
+std::optional<std::uint64_t> take_spare(journal_state& state, std::uint64_t size) {
   std::lock_guard lock(state.mutex);
-  if (!state.options.reuse_segments || state.cursors.use_count() > 1) return std::nullopt;
+  if (!state.options.reuse_segments || size != state.options.segment_size ||
+      state.cursors.use_count() > 1)
+    return std::nullopt;
   return std::exchange(state.spare_segment, std::nullopt);
 }
 
@@ -278,7 +282,7 @@ void start_segment(journal_state& state, std::uint64_t number, std::uint64_t fir
                    std::uint64_t size) {
   file next;
   std::uint32_t salt = new_segment_salt(number, first_lsn);
-  if (std::optional<std::uint64_t> spare = take_spare(state))
+  if (std::optional<std::uint64_t> spare = take_spare(state, size))
     next = reuse_spare(state.dir, *spare, number, first_lsn, size, salt);
   bool reused = next.is_open();
   if (!reused) next = create_segment(state.dir, number, first_lsn, size, state.options.zero_fill);

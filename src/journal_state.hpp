@@ -70,10 +70,11 @@ struct journal_state {
   std::string poison_message;  // its what()
   std::vector<segment_info> segments;
   // With options.reuse_segments: the spare the next segment is made from,
-  // if any (its number, below every live segment's); and whether a
-  // truncate_before() is renaming one into place, to keep a single spare.
+  // if any (its number, below every live segment's).
   std::optional<std::uint64_t> spare_segment;
-  bool keeping_spare = false;
+  // Held by truncate_before() throughout: one at a time, so that the
+  // segments a failed one gives back are still the oldest.
+  std::mutex truncating;
   // Copied by every cursor: while one lives, no spare is reused, as the
   // cursor may still be reading the spare's records.
   std::shared_ptr<const int> cursors = std::make_shared<const int>(0);

@@ -340,6 +340,32 @@ TEST_F(journal_fault, a_failure_creating_the_next_segment_poisons_and_recovery_c
   expect_clean_prefix(records);
 }
 
+// A truncate_before() that fails part way leaves the journal its segments
+// still on disk: a later one goes on from there and no gap opens in their
+// numbers, which would make the journal fail to reopen.
+TEST_F(journal_fault, a_failed_truncate_keeps_the_segments_it_did_not_drop) {
+  for (call failing : {call::unlink, call::rename}) {
+    SCOPED_TRACE(failing == call::unlink ? "unlink" : "rename to the spare");
+    std::filesystem::path where = dir.path() / (failing == call::unlink ? "unlink" : "rename");
+    fake_sys fake;
+    auto log = journal::open(where, {.segment_size = 4096, .reuse_segments = true});
+    write_records(log, 1, 120);
+    ASSERT_GE(segment_files(where).size(), 4u);
+    int nth = failing == call::unlink ? 2 : 1;  // the second removal, or the rename to the spare
+    fake.fail(failing, fake.calls(failing) + nth, EIO);
+    auto e = thrown([&] { log.truncate_before(121); });
+    ASSERT_TRUE(e);
+    EXPECT_EQ(e->code().value(), EIO);
+    EXPECT_EQ(read_records(log, log.first_lsn()), expected_records(log.first_lsn(), 120));
+    log.truncate_before(121);
+    EXPECT_EQ(segment_files(where).size(), 1u);
+    write_records(log, 121, 200);
+    log.close();
+    auto again = journal::open(where, {.segment_size = 4096, .reuse_segments = true});
+    EXPECT_EQ(read_records(again, again.first_lsn()), expected_records(again.first_lsn(), 200));
+  }
+}
+
 TEST_F(journal_fault, every_waiting_committer_sees_the_failure) {
   fake_sys fake;
   auto log = journal::open(dir.path());
