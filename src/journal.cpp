@@ -58,6 +58,13 @@ void drop_segment(const detail::journal_state& s, std::uint64_t number, bool as_
     detail::throw_error(errno, "rename", path.native());
 }
 
+// Takes the `count` oldest segments, whose files are gone, off the
+// journal's list.
+void forget_segments(detail::journal_state& s, std::size_t count) noexcept {
+  std::lock_guard lock(s.mutex);
+  s.segments.erase(s.segments.begin(), s.segments.begin() + static_cast<std::ptrdiff_t>(count));
+}
+
 // Keeps, with options.reuse_segments, the newest spare numbered below every
 // segment (so that it holds only smaller lsns than any record to come) and
 // removes the others: all of them when the journal starts afresh, as their
@@ -183,33 +190,35 @@ std::uint64_t journal::write(std::span<const std::byte> bytes) {
 void journal::truncate_before(std::uint64_t lsn) {
   detail::journal_state& s = usable(state_, "truncate");
   std::lock_guard one_at_a_time(s.truncating);
-  std::vector<detail::segment_info> doomed;
+  // The doomed segments stay listed until their files are gone: a failure,
+  // or running out of memory here, leaves no gap in the numbers.
+  std::vector<std::uint64_t> doomed;
   bool keep = false;  // the newest doomed becomes the spare
   {
     std::lock_guard lock(s.mutex);
     detail::check_usable(s, "truncate journal");
-    while (s.segments.size() > 1 && s.segments[1].first_lsn <= lsn) {
-      doomed.push_back(s.segments.front());
-      s.segments.erase(s.segments.begin());
-    }
-    keep = s.options.reuse_segments && !doomed.empty() && !s.spare_segment;
+    std::size_t count = 0;
+    while (count + 1 < s.segments.size() && s.segments[count + 1].first_lsn <= lsn) ++count;
+    doomed.reserve(count);
+    for (std::size_t i = 0; i < count; ++i) doomed.push_back(s.segments[i].number);
+    keep = s.options.reuse_segments && count > 0 && !s.spare_segment;
   }
   std::size_t done = 0;
   try {
     for (; done < doomed.size(); ++done)
-      drop_segment(s, doomed[done].number, keep && done + 1 == doomed.size());
-    if (!doomed.empty()) sync_directory(s.dir);
+      drop_segment(s, doomed[done], keep && done + 1 == doomed.size());
   } catch (...) {
-    // The segments still there stay the journal's, oldest first, so that
-    // no gap opens in their numbers.
-    std::lock_guard lock(s.mutex);
-    s.segments.insert(s.segments.begin(), doomed.begin() + static_cast<std::ptrdiff_t>(done),
-                      doomed.end());
+    forget_segments(s, done);
     throw;
   }
+  forget_segments(s, done);
+  if (doomed.empty()) return;
+  sync_directory(s.dir);
+  // Only now: a segment made from the spare rewrites its header, which
+  // must never land under the segment's old name.
   if (!keep) return;
   std::lock_guard lock(s.mutex);
-  s.spare_segment = doomed.back().number;
+  s.spare_segment = doomed.back();
 }
 
 std::uint64_t journal::next_lsn() const {

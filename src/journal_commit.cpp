@@ -54,9 +54,12 @@ void rotate(journal_state& state, std::uint64_t first_lsn, std::uint64_t record_
     std::lock_guard lock(state.mutex);
     number = state.segments.back().number + 1;
   }
-  std::uint64_t needed =
-      (segment_header_size + record_bytes + page_size - 1) / page_size * page_size;
-  start_segment(state, number, first_lsn, std::max(state.options.segment_size, needed));
+  // A record larger than a segment gets one of its own, to the page end.
+  std::uint64_t needed = segment_header_size + record_bytes;
+  std::uint64_t size = needed <= state.options.segment_size
+                           ? state.options.segment_size
+                           : (needed + page_size - 1) / page_size * page_size;
+  start_segment(state, number, first_lsn, size);
 }
 
 // The spare to make a segment of `size` bytes from, taken: none unless reuse

@@ -122,7 +122,8 @@ std::optional<header_problem> check_segment_header(std::span<const std::byte> by
   out.first_lsn = get64(&bytes[24]);
   out.reused = (flags & reused_flag) != 0;
   out.salt = version >= 2 ? get32(&bytes[40]) : 0;
-  if (out.reused && out.salt == 0) return header_problem{EINVAL, "reused segment without a salt"};
+  if (out.reused != (out.salt != 0))
+    return header_problem{EINVAL, "a salt without the reused flag, or the flag without a salt"};
   if (out.number != expected_number)
     return header_problem{
         EINVAL, "segment number " + std::to_string(out.number) + " does not match the file name"};

@@ -312,4 +312,35 @@ TEST_F(journal_reuse, an_unknown_header_flag_is_refused_as_newer) {
   EXPECT_NE(error_text(e).find("checksum"), std::string::npos) << e->what();
 }
 
+// A salt without the reused flag would have readers expect salted records
+// that the writer, continuing the segment, does not salt.
+TEST_F(journal_reuse, a_salt_without_the_reused_flag_is_refused) {
+  { journal::open(dir.path(), reusing).close(); }
+  auto segment = segment_files(dir.path()).front();
+  std::string header = read_all(segment).substr(0, 64);
+  header[8] = '\x02';   // version 2
+  header[40] = '\x5a';  // a salt, no flag
+  std::uint32_t crc = reference_crc32c(header.substr(0, 32) + header.substr(36));
+  for (int i = 0; i < 4; ++i) header[32 + i] = static_cast<char>(crc >> (8 * i));
+  for (std::size_t i = 0; i < header.size(); ++i) damage(segment, i, 1, header[i]);
+  auto e = thrown([&] { journal::open(dir.path(), reusing); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EINVAL);
+  EXPECT_NE(error_text(e).find("salt"), std::string::npos) << e->what();
+}
+
+// A record larger than a segment gets a segment of its own, of another
+// size: the spare waits for the next segment of the usual size.
+TEST_F(journal_reuse, a_segment_for_an_oversized_record_leaves_the_spare) {
+  auto log = journal::open(dir.path(), reusing);
+  write_and_truncate(log, dir.path());
+  std::string big = pattern(20000, 7);
+  std::uint64_t lsn = log.write(bytes_of(big));
+  EXPECT_EQ(spare_files(dir.path()).size(), 1u);
+  EXPECT_EQ(version_of(segment_files(dir.path()).back()), 1u);
+  write_until_rotation(log, dir.path(), lsn + 1);
+  EXPECT_TRUE(spare_files(dir.path()).empty());
+  EXPECT_EQ(version_of(segment_files(dir.path()).back()), 2u);
+}
+
 }  // namespace
