@@ -66,6 +66,14 @@ std::uint64_t write_until_rotation(journal& log, const std::filesystem::path& di
   return lsn - 1;
 }
 
+// Writes `header` (64 bytes, version 2) over the header of `segment`, with
+// its checksum recomputed.
+void write_v2_header(const std::filesystem::path& segment, std::string header) {
+  std::uint32_t crc = reference_crc32c(header.substr(0, 32) + header.substr(36));
+  for (int i = 0; i < 4; ++i) header[32 + i] = static_cast<char>(crc >> (8 * i));
+  for (std::size_t i = 0; i < header.size(); ++i) damage(segment, i, 1, header[i]);
+}
+
 TEST_F(journal_reuse, truncate_keeps_one_spare_and_the_next_segment_is_made_from_it) {
   auto log = journal::open(dir.path(), reusing);
   write_and_truncate(log, dir.path());
@@ -299,9 +307,7 @@ TEST_F(journal_reuse, an_unknown_header_flag_is_refused_as_newer) {
   auto newest = segment_files(dir.path()).back();
   std::string header = read_all(newest).substr(0, 64);
   header[36] = '\x03';  // the reused flag and one unknown
-  std::uint32_t crc = reference_crc32c(header.substr(0, 32) + header.substr(36));
-  for (int i = 0; i < 4; ++i) header[32 + i] = static_cast<char>(crc >> (8 * i));
-  for (std::size_t i = 0; i < header.size(); ++i) damage(newest, i, 1, header[i]);
+  write_v2_header(newest, header);
   auto e = thrown([&] { journal::open(dir.path(), reusing); });
   ASSERT_TRUE(e);
   EXPECT_EQ(e->code().value(), EPROTONOSUPPORT);
@@ -320,9 +326,7 @@ TEST_F(journal_reuse, a_salt_without_the_reused_flag_is_refused) {
   std::string header = read_all(segment).substr(0, 64);
   header[8] = '\x02';   // version 2
   header[40] = '\x5a';  // a salt, no flag
-  std::uint32_t crc = reference_crc32c(header.substr(0, 32) + header.substr(36));
-  for (int i = 0; i < 4; ++i) header[32 + i] = static_cast<char>(crc >> (8 * i));
-  for (std::size_t i = 0; i < header.size(); ++i) damage(segment, i, 1, header[i]);
+  write_v2_header(segment, header);
   auto e = thrown([&] { journal::open(dir.path(), reusing); });
   ASSERT_TRUE(e);
   EXPECT_EQ(e->code().value(), EINVAL);

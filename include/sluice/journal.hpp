@@ -85,15 +85,18 @@ struct journal_options {
   // Default false: truncate_before() removes the segments it drops. true: it
   // keeps one of them as a spare (<number>.journal.spare), and the next new
   // segment is made from it instead of a fresh file: its header is rewritten
-  // (format version 2) and its blocks, already written, are overwritten in
-  // place, so commits into it carry no zeros and no extent state: here 1.5x
-  // the commits per second at 16 threads, 1.1x at one (docs/performance.md). A spare is not reused while a
-  // cursor from read_from() is alive, and is removed when the journal starts afresh or is opened
-  // with this false. A reopened journal whose newest segment was reused continues in a new segment,
-  // after a search of that segment's whole rest for damage (up to about 0.2 s per 64 MiB). Under
-  // absolute_consistency such a segment must end in zeros to the page end
-  // after its last record and hold no later record of its own; a torn write
-  // that left no whole record beyond that page is not seen there.
+  // (format version 2, with a salt that keeps the file's older records from
+  // validating) and its blocks, already written, are overwritten in place,
+  // so commits into it carry no zeros and no extent state: here 1.5x the
+  // commits per second at 16 threads, 1.1x at one (docs/performance.md). A
+  // spare is not reused while a cursor from read_from() is alive, and is
+  // removed when the journal starts afresh or is opened with this false. A
+  // reopened journal whose newest segment was reused continues in a new
+  // segment, after a search of that segment's whole rest for damage (about
+  // 0.2 s per 64 MiB). Under absolute_consistency such a segment must end in
+  // zeros to the page end after its last record and hold no later record of
+  // its own; a torn write that left no whole record beyond that page is not
+  // seen there.
   bool reuse_segments = false;
 };
 
