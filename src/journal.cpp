@@ -11,7 +11,6 @@
 #include "journal_format.hpp"
 #include "journal_recovery.hpp"
 #include "journal_state.hpp"
-#include "sluice/detail/sys.hpp"
 #include "sluice/error.hpp"
 
 namespace sluice {
@@ -44,18 +43,14 @@ void start_new_segment(detail::journal_state& s, std::uint64_t number) {
   detail::start_segment(s, number, s.next_lsn, s.options.segment_size);
 }
 
-void remove_file(const std::filesystem::path& path) {
-  if (detail::sys().unlink(path.c_str()) != 0) detail::throw_error(errno, "remove", path.native());
-}
-
 // Removes segment `number` of the journal, or renames it to its spare name
 // if `as_spare`. Throws system_error.
 void drop_segment(const detail::journal_state& s, std::uint64_t number, bool as_spare) {
   std::filesystem::path path = s.dir / detail::segment_name(number);
-  if (!as_spare) return remove_file(path);
-  std::filesystem::path spare = s.dir / detail::spare_name(number);
-  if (detail::sys().rename(path.c_str(), spare.c_str()) != 0)
-    detail::throw_error(errno, "rename", path.native());
+  if (as_spare)
+    detail::rename_file(path, s.dir / detail::spare_name(number));
+  else
+    detail::remove_file(path);
 }
 
 // Takes the `count` oldest segments, whose files are gone, off the
@@ -75,11 +70,12 @@ void sort_spares(detail::journal_state& s, const detail::recovered_journal& foun
     bool usable = s.options.reuse_segments && !found.segments.empty() &&
                   spare < found.segments.front().number &&
                   (!s.spare_segment || spare > *s.spare_segment);
-    if (usable && s.spare_segment) remove_file(s.dir / detail::spare_name(*s.spare_segment));
+    if (usable && s.spare_segment)
+      detail::remove_file(s.dir / detail::spare_name(*s.spare_segment));
     if (usable)
       s.spare_segment = spare;
     else
-      remove_file(s.dir / detail::spare_name(spare));
+      detail::remove_file(s.dir / detail::spare_name(spare));
   }
 }
 

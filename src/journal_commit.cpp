@@ -177,7 +177,7 @@ static_assert(zero_ahead_size <= zero_block_size);
 
 std::span<const std::byte> zeros_after(const journal_state& state, std::size_t run) {
   std::uint64_t end = state.tail_offset + run;
-  if (state.tail_reused) {  // to the page end
+  if (state.tail_salt != 0) {  // reused: to the page end
     std::uint64_t to = std::min(state.tail_capacity, (end + page_size - 1) / page_size * page_size);
     return zero_block().first(static_cast<std::size_t>(to - end));
   }
@@ -277,7 +277,6 @@ void use_tail(journal_state& state, file segment, std::uint64_t offset, std::uin
   state.tail_offset = offset;
   state.tail_capacity = capacity;
   state.tail_zeroed = zeroed;
-  state.tail_reused = false;
   state.tail_salt = 0;
 }
 
@@ -293,7 +292,6 @@ void start_segment(journal_state& state, std::uint64_t number, std::uint64_t fir
   for (file& syncer : state.syncers) syncer.close();
   bool written = reused || state.options.zero_fill;
   use_tail(state, std::move(next), segment_header_size, size, written ? size : segment_header_size);
-  state.tail_reused = reused;
   state.tail_salt = reused ? salt : 0;
   std::lock_guard lock(state.mutex);
   state.segments.push_back({number, first_lsn, reused});

@@ -61,6 +61,14 @@ std::vector<std::string> list_directory(const std::filesystem::path& dir) {
   return names;
 }
 
+void remove_file(const std::filesystem::path& path) {
+  if (sys().unlink(path.c_str()) != 0) throw_error(errno, "remove", path.native());
+}
+
+void rename_file(const std::filesystem::path& from, const std::filesystem::path& to) {
+  if (sys().rename(from.c_str(), to.c_str()) != 0) throw_error(errno, "rename", from.native());
+}
+
 bool make_directory(const std::filesystem::path& dir) {
   bool created = sys().mkdir(dir.c_str(), 0777) == 0;
   if (!created) {
@@ -88,8 +96,7 @@ file create_segment(const std::filesystem::path& dir, std::uint64_t number, std:
   if (zero_fill) write_zeros(segment, size);
   segment.write_at(encode_segment_header({number, first_lsn}), 0);
   segment.sync_data();
-  if (sys().rename(temporary.c_str(), final_path.c_str()) != 0)
-    throw_error(errno, "rename", temporary.native());
+  rename_file(temporary, final_path);
   sync_directory(dir);
   return file(segment.release(), final_path.native());
 }
@@ -100,14 +107,13 @@ file reuse_spare(const std::filesystem::path& dir, std::uint64_t spare, std::uin
   file segment = file::open(spare_path, {.mode = open_mode::open_existing});
   if (segment.size() != size) {
     segment.close();
-    if (sys().unlink(spare_path.c_str()) != 0) throw_error(errno, "remove", spare_path.native());
+    remove_file(spare_path);
     return {};
   }
   segment.write_at(encode_segment_header({number, first_lsn, true, salt}), 0);
   segment.sync_data();
   std::filesystem::path final_path = dir / segment_name(number);
-  if (sys().rename(spare_path.c_str(), final_path.c_str()) != 0)
-    throw_error(errno, "rename", spare_path.native());
+  rename_file(spare_path, final_path);
   sync_directory(dir);
   return file(segment.release(), final_path.native());
 }

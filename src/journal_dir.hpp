@@ -17,6 +17,11 @@ namespace sluice::detail {
 // The names in directory `dir` ("." and ".." left out). Throws system_error.
 std::vector<std::string> list_directory(const std::filesystem::path& dir);
 
+// unlink(path) and rename(from, to) through the sys seam. Throw
+// system_error naming the operation and `path` (`from`).
+void remove_file(const std::filesystem::path& path);
+void rename_file(const std::filesystem::path& from, const std::filesystem::path& to);
+
 // Creates directory `dir` if it is missing, then syncs its parent either
 // way; returns true if it created it. Throws system_error (ENOTDIR if `dir`
 // is a file).

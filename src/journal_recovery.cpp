@@ -37,8 +37,7 @@ std::vector<std::uint64_t> segment_numbers(const std::filesystem::path& dir,
                                   ": not a journal directory (it holds '" + name + "')");
     if (entry.kind == entry_kind::segment) numbers.push_back(entry.number);
     if (entry.kind == entry_kind::spare) spares.push_back(entry.number);
-    if (entry.kind == entry_kind::temporary && sys().unlink((dir / name).c_str()) != 0)
-      throw_error(errno, "remove", (dir / name).native());
+    if (entry.kind == entry_kind::temporary) remove_file(dir / name);
   }
   std::sort(numbers.begin(), numbers.end());
   return numbers;
@@ -198,7 +197,7 @@ void rename_corrupt(const std::filesystem::path& dir, std::uint64_t number) {
   std::filesystem::path from = dir / segment_name(number);
   std::filesystem::path to = from;
   to += ".corrupt";
-  if (sys().rename(from.c_str(), to.c_str()) != 0) throw_error(errno, "rename", from.native());
+  rename_file(from, to);
 }
 
 // What follows the last record of a reused newest segment: its earlier

@@ -93,11 +93,11 @@ struct journal_state {
   // Every block of it before this was written (records or zeros), so its
   // extents are no longer unwritten ones.
   std::uint64_t tail_zeroed = 0;
-  // Made from a spare: all its blocks are written, but its pages are not
-  // cached, so each batch is padded with zeros to the page end (a write
-  // that ends inside an uncached page would read that page first).
-  bool tail_reused = false;
-  std::uint32_t tail_salt = 0;  // of its records' checksums (segment_header::salt)
+  // Non-zero if it was made from a spare: its records' checksums carry this
+  // salt (segment_header::salt). All its blocks are written, but its pages
+  // are not cached, so each batch is padded with zeros to the page end (a
+  // write that ends inside an uncached page would read that page first).
+  std::uint32_t tail_salt = 0;
 };
 
 // Leaders between taking their batch and the end of their fdatasync.
