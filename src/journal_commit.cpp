@@ -172,12 +172,13 @@ void stop_leading(journal_state& state, unsigned slot, bool writing) {
 // zero_ahead_size past them (at most to the segment's end). Written before
 // the batch's fdatasync, they let that sync record the blocks as written,
 // so the next commits into them overwrite written blocks and their
-// fdatasync has no extent state to record.
+// fdatasync has no extent state to record. In a tail whose blocks are all
+// written but not cached: zeros to the page end, always.
 static_assert(zero_ahead_size <= zero_block_size);
 
 std::span<const std::byte> zeros_after(const journal_state& state, std::size_t run) {
   std::uint64_t end = state.tail_offset + run;
-  if (state.tail_salt != 0) {  // reused: to the page end
+  if (state.tail_uncached) {  // to the page end
     std::uint64_t to = std::min(state.tail_capacity, (end + page_size - 1) / page_size * page_size);
     return zero_block().first(static_cast<std::size_t>(to - end));
   }
@@ -278,21 +279,24 @@ void use_tail(journal_state& state, file segment, std::uint64_t offset, std::uin
   state.tail_capacity = capacity;
   state.tail_zeroed = zeroed;
   state.tail_salt = 0;
+  state.tail_uncached = false;
 }
 
 void start_segment(journal_state& state, std::uint64_t number, std::uint64_t first_lsn,
                    std::uint64_t size) {
-  file next;
+  new_segment next{{}, segment_blocks::written_uncached};  // a spare's blocks
   std::uint32_t salt = new_segment_salt(number, first_lsn);
   if (std::optional<std::uint64_t> spare = take_spare(state, size))
-    next = reuse_spare(state.dir, *spare, number, first_lsn, size, salt);
-  bool reused = next.is_open();
+    next.segment = reuse_spare(state.dir, *spare, number, first_lsn, size, salt);
+  bool reused = next.segment.is_open();
   if (!reused) next = create_segment(state.dir, number, first_lsn, size, state.options.zero_fill);
   state.tail.close();
   for (file& syncer : state.syncers) syncer.close();
-  bool written = reused || state.options.zero_fill;
-  use_tail(state, std::move(next), segment_header_size, size, written ? size : segment_header_size);
+  bool written = next.blocks != segment_blocks::unwritten;
+  use_tail(state, std::move(next.segment), segment_header_size, size,
+           written ? size : segment_header_size);
   state.tail_salt = reused ? salt : 0;
+  state.tail_uncached = next.blocks == segment_blocks::written_uncached;
   std::lock_guard lock(state.mutex);
   state.segments.push_back({number, first_lsn, reused});
 }

@@ -39,6 +39,38 @@ void write_zeros(file& segment, std::uint64_t size) {
   }
 }
 
+// fallocate's mode that zeroes a range into written blocks without writing
+// the zeros (linux/falloc.h from Linux 6.17 on, which Debian 12 lacks).
+constexpr int write_zeroes_mode = 0x80;
+
+// Whether the disk zeroed [0, size) of `segment` into written blocks. False
+// where the kernel, the filesystem or the disk cannot (EOPNOTSUPP, or EINVAL
+// from one that does not know the mode). Throws system_error on any other
+// failure (ENOSPC, EIO).
+bool zeroed_by_disk(file& segment, std::uint64_t size) {
+  if (restart_interrupted([&] {
+        return sys().fallocate(segment.native_handle(), write_zeroes_mode, 0,
+                               static_cast<off_t>(size));
+      }) == 0)
+    return true;
+  if (errno == EOPNOTSUPP || errno == EINVAL) return false;
+  throw_error(errno, "preallocate", segment.path(), 0);
+}
+
+// Reserves [0, size) of the new `segment` (create_segment() says how).
+segment_blocks reserve_blocks(file& segment, std::uint64_t size, bool zero_fill) {
+  if (zeroed_by_disk(segment, size)) return segment_blocks::written_uncached;
+  try {
+    segment.preallocate(0, size);
+  } catch (const std::system_error& e) {
+    if (e.code().value() != EOPNOTSUPP) throw;
+    segment.resize(size);  // sparse, but the size is fixed all the same
+  }
+  if (!zero_fill) return segment_blocks::unwritten;
+  write_zeros(segment, size);
+  return segment_blocks::written_cached;
+}
+
 }  // namespace
 
 std::span<const std::byte, zero_block_size> zero_block() {
@@ -81,24 +113,18 @@ bool make_directory(const std::filesystem::path& dir) {
   return created;
 }
 
-file create_segment(const std::filesystem::path& dir, std::uint64_t number, std::uint64_t first_lsn,
-                    std::uint64_t size, bool zero_fill) {
+new_segment create_segment(const std::filesystem::path& dir, std::uint64_t number,
+                           std::uint64_t first_lsn, std::uint64_t size, bool zero_fill) {
   std::filesystem::path final_path = dir / segment_name(number);
   std::filesystem::path temporary = final_path;
   temporary += ".tmp";
   file segment = file::open(temporary, {.mode = open_mode::create_new});
-  try {
-    segment.preallocate(0, size);
-  } catch (const std::system_error& e) {
-    if (e.code().value() != EOPNOTSUPP) throw;
-    segment.resize(size);  // sparse, but the size is fixed all the same
-  }
-  if (zero_fill) write_zeros(segment, size);
+  segment_blocks blocks = reserve_blocks(segment, size, zero_fill);
   segment.write_at(encode_segment_header({number, first_lsn}), 0);
   segment.sync_data();
   rename_file(temporary, final_path);
   sync_directory(dir);
-  return file(segment.release(), final_path.native());
+  return {file(segment.release(), final_path.native()), blocks};
 }
 
 file reuse_spare(const std::filesystem::path& dir, std::uint64_t spare, std::uint64_t number,

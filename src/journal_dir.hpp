@@ -27,12 +27,31 @@ void rename_file(const std::filesystem::path& from, const std::filesystem::path&
 // is a file).
 bool make_directory(const std::filesystem::path& dir);
 
-// Creates segment `number` of `dir`, `size` bytes preallocated, first record
-// `first_lsn`: <name>.tmp is created, preallocated (and with `zero_fill`
-// written with zeros), given its header and fdatasynced, then renamed and the directory fsynced.
-// Returns it open for reading and writing. Throws system_error; a leftover .tmp is harmless.
-file create_segment(const std::filesystem::path& dir, std::uint64_t number, std::uint64_t first_lsn,
-                    std::uint64_t size, bool zero_fill);
+// The state of a new segment's blocks, which decides how commits write
+// into it (journal_state::tail_zeroed and tail_uncached).
+enum class segment_blocks {
+  unwritten,         // reserved by fallocate: zeros go ahead of the records
+  written_cached,    // written with zeros by the journal: its pages are cached
+  written_uncached,  // zeroed by the disk, or a spare's: no page is cached
+};
+
+// A segment create_segment() made, open for reading and writing.
+struct new_segment {
+  file segment;
+  segment_blocks blocks;
+};
+
+// Creates segment `number` of `dir`, `size` bytes, first record `first_lsn`:
+// <name>.tmp is created and its blocks reserved, it is given its header and
+// fdatasynced, then renamed and the directory fsynced. The blocks are zeroed
+// by the disk where the kernel and the disk can do it without writing them
+// (FALLOC_FL_WRITE_ZEROES: Linux 6.17 or later, a disk with an unmapping
+// write-zeroes command; a refusal costs one system call); else preallocated
+// (where fallocate is unsupported, the file is sized, sparse) and, with
+// `zero_fill`, written with zeros. Throws system_error; a leftover .tmp is
+// harmless.
+new_segment create_segment(const std::filesystem::path& dir, std::uint64_t number,
+                           std::uint64_t first_lsn, std::uint64_t size, bool zero_fill);
 
 // Makes spare `spare` of `dir` segment `number`, first record `first_lsn`,
 // if it is `size` bytes long: its header is rewritten (marked reused, with

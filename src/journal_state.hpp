@@ -94,10 +94,13 @@ struct journal_state {
   // extents are no longer unwritten ones.
   std::uint64_t tail_zeroed = 0;
   // Non-zero if it was made from a spare: its records' checksums carry this
-  // salt (segment_header::salt). All its blocks are written, but its pages
-  // are not cached, so each batch is padded with zeros to the page end (a
-  // write that ends inside an uncached page would read that page first).
+  // salt (segment_header::salt).
   std::uint32_t tail_salt = 0;
+  // Made from a spare or zeroed by the disk: all its blocks are written, but
+  // none of its pages is cached, so each batch is padded with zeros to the
+  // page end (a write that ends inside an uncached page would read that page
+  // first).
+  bool tail_uncached = false;
 };
 
 // Leaders between taking their batch and the end of their fdatasync.
@@ -110,15 +113,16 @@ inline int syncs_in_flight(const journal_state& state) { return std::popcount(st
 inline constexpr std::size_t zero_ahead_size = std::size_t{256} << 10;
 
 // Makes `segment` the tail, `offset` where its next record goes, `capacity`
-// its size and `zeroed` the end of its written blocks, and opens its sync
-// descriptors. Throws system_error.
+// its size and `zeroed` the end of its written blocks (unsalted, cached),
+// and opens its sync descriptors. Throws system_error.
 void use_tail(journal_state& state, file segment, std::uint64_t offset, std::uint64_t capacity,
               std::uint64_t zeroed);
 
 // Starts segment `number`, `size` bytes, whose first record is `first_lsn`,
 // and makes it the tail in place of the old one (whose descriptors it
 // closes): made from the spare if options.reuse_segments allows, no cursor
-// is open and the spare has that size, else created (create_segment()).
+// is open and the spare has that size, else created (create_segment(),
+// which says how its blocks are reserved).
 // Throws system_error.
 void start_segment(journal_state& state, std::uint64_t number, std::uint64_t first_lsn,
                    std::uint64_t size);

@@ -143,6 +143,12 @@ class fake_sys {
   // Every open with O_TMPFILE fails with EOPNOTSUPP, as on a filesystem
   // without it.
   void refuse_o_tmpfile() { refuse_o_tmpfile_ = true; }
+  // fallocate with FALLOC_FL_WRITE_ZEROES (0x80) is refused with
+  // EOPNOTSUPP, as by a disk that cannot zero blocks without writing them,
+  // so that a test sees the same journal on every machine; after
+  // zero_by_disk() it succeeds as on a disk that can: the range is reserved
+  // and written with zeros by real calls the fake does not count.
+  void zero_by_disk() { zero_by_disk_ = true; }
   // The ring calls go to an emulated io_uring, or to the real one.
   void emulate_ring(ring_options options = {}) {
     ring_mode_ = ring_mode::emulated;
@@ -249,6 +255,7 @@ class fake_sys {
   bool interrupt_[2] = {};         // pwritev, writev: each call fails with EINTR once
   bool interrupted_last_[2] = {};  // the last such call did
   bool refuse_o_tmpfile_ = false;
+  bool zero_by_disk_ = false;
   std::function<transfer_action(int, std::size_t)> pwritev_hook_;
   std::function<transfer_action(int, std::size_t)> writev_hook_;
   std::function<transfer_action(int, off_t, std::size_t)> preadv_hook_;

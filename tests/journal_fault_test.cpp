@@ -86,6 +86,7 @@ TEST_F(journal_fault, reopening_reads_the_records_not_the_preallocated_rest) {
     GTEST_SKIP() << "this filesystem reports preallocated blocks as data";
   std::filesystem::path where = dir.path() / "log";
   {
+    fake_sys fallocated;              // not zeroed by the disk, whatever it can
     auto log = journal::open(where);  // one 64 MiB segment
     for (int i = 1; i <= 100; ++i) log.write(bytes_of(payload(i)));
   }
@@ -225,8 +226,8 @@ TEST_F(journal_fault, the_default_writes_zeros_ahead_of_its_records) {
   constexpr std::uint64_t header = 64, record = 64 * 1024, ahead = 256 * 1024;
   const std::string value(record - 24, 'v');
   {
+    fake_sys fake;  // refuses to have the disk zero the segments
     auto log = journal::open(dir / "reserved", {.segment_size = segment});
-    fake_sys fake;
     for (int i = 1; i <= 100; ++i) log.write(bytes_of(value));  // 63 in a segment, then 37
     std::uint64_t zeroed = header;
     int crossings = 0;
@@ -249,10 +250,66 @@ TEST_F(journal_fault, the_default_writes_zeros_ahead_of_its_records) {
     auto again = journal::open(dir / "reserved", {.segment_size = segment});
     EXPECT_EQ(read_records(again).size(), 100u);
   }
-  auto log = journal::open(dir / "filled", {.segment_size = segment, .zero_fill = true});
   fake_sys fake;
+  auto log = journal::open(dir / "filled", {.segment_size = segment, .zero_fill = true});
+  std::size_t opening = bytes_written(fake);
   for (int i = 1; i <= 50; ++i) log.write(bytes_of(value));  // all in the first segment
-  EXPECT_EQ(bytes_written(fake), 50 * record);
+  EXPECT_EQ(bytes_written(fake) - opening, 50 * record);
+}
+
+// Where the disk zeroes blocks without writing them (FALLOC_FL_WRITE_ZEROES),
+// a new segment's are, and the journal writes no zeros of its own: not when
+// creating it, not even with zero_fill, and not ahead of the records. As its
+// pages are not cached, each batch is padded with zeros to its page end, so
+// that no write ends inside an uncached page.
+TEST_F(journal_fault, a_segment_the_disk_zeroed_gets_only_page_end_padding) {
+  constexpr std::uint64_t segment = 64 * 1024, page = 4096, header = 64;
+  constexpr std::uint64_t largest_record = 40 + 299 + 24;  // payload(i)'s framed
+  for (bool zero_fill : {false, true}) {
+    std::filesystem::path where = dir / (zero_fill ? "filled" : "reserved");
+    fake_sys fake;
+    fake.zero_by_disk();
+    auto log = journal::open(where, {.segment_size = segment, .zero_fill = zero_fill});
+    EXPECT_EQ(bytes_written(fake), header) << "zero_fill " << zero_fill;
+    for (int i = 1; i <= 1000; ++i) log.write(bytes_of(payload(i)));
+    ASSERT_GT(segment_files(where).size(), 2u);
+    for (const auto& write : fake.pwritevs()) {
+      if (write.offset == 0) continue;  // a segment's header
+      std::uint64_t end = static_cast<std::uint64_t>(write.offset) + write.requested;
+      EXPECT_EQ(end % page, 0u) << "the write at " << write.offset;
+      EXPECT_LT(write.requested, largest_record + page) << "the write at " << write.offset;
+    }
+    log.close();
+    auto again = journal::open(where, {.segment_size = segment, .zero_fill = zero_fill});
+    auto records = read_records(again);
+    ASSERT_EQ(records.size(), 1000u);
+    expect_clean_prefix(records);
+  }
+}
+
+// A disk or filesystem that refuses to zero (EOPNOTSUPP, or EINVAL from one
+// that does not know the mode) leaves fallocate and zeros ahead; any other
+// failure of that fallocate fails the open, naming the segment.
+TEST_F(journal_fault, a_refused_disk_zeroing_falls_back_and_a_failed_one_throws) {
+  for (int refusal : {EOPNOTSUPP, EINVAL}) {
+    std::filesystem::path where = dir / std::to_string(refusal);
+    fake_sys fake;
+    fake.zero_by_disk();
+    fake.fail(call::fallocate, 1, refusal);
+    auto log = journal::open(where);
+    EXPECT_EQ(fake.calls(call::fallocate), 2);  // then the plain one
+    log.write(bytes_of(payload(1)));
+    ASSERT_FALSE(fake.pwritevs().empty());
+    EXPECT_EQ(fake.pwritevs().back().requested, payload(1).size() + 24 + 256 * 1024);
+  }
+  fake_sys fake;
+  fake.zero_by_disk();
+  fake.fail(call::fallocate, 1, EIO);
+  auto e = thrown([&] { journal::open(dir / "failing"); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EIO);
+  EXPECT_NE(std::string(e->what()).find("preallocate"), std::string::npos) << e->what();
+  EXPECT_NE(std::string(e->what()).find(".journal.tmp"), std::string::npos) << e->what();
 }
 
 // The segment shrinks under a reader: its first read ends inside the first

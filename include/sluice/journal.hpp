@@ -71,7 +71,12 @@ struct journal_options {
   // pieces, before its fdatasync), so that no commit into it carries zeros
   // or records extent state, at the cost of that write when the segment is
   // created. Either way the newest segment of a reopened journal is
-  // continued with zeros written ahead of its last record.
+  // continued with zeros written ahead of its last record. Where the kernel
+  // and the disk can zero blocks without writing them
+  // (FALLOC_FL_WRITE_ZEROES: Linux 6.17 or later, a disk with an unmapping
+  // write-zeroes command), a new segment is zeroed so whatever this says,
+  // and the journal writes no zeros but each batch's padding to its page
+  // end; a reopen then reads the segment's whole rest, as with true.
   bool zero_fill = false;
   // fdatasyncs that may run at once, 1 or 2 (else open() throws EINVAL).
   // Default 1: a committer whose record missed the batch being synced waits
