@@ -113,8 +113,9 @@ inline int syncs_in_flight(const journal_state& state) { return std::popcount(st
 inline constexpr std::size_t zero_ahead_size = std::size_t{256} << 10;
 
 // Makes `segment` the tail, `offset` where its next record goes, `capacity`
-// its size and `zeroed` the end of its written blocks (unsalted, cached),
-// and opens its sync descriptors. Throws system_error.
+// its size and `zeroed` the end of its written blocks, past which zeros go
+// ahead of the records (no salt, no page-end padding), and opens its sync
+// descriptors. Throws system_error.
 void use_tail(journal_state& state, file segment, std::uint64_t offset, std::uint64_t capacity,
               std::uint64_t zeroed);
 

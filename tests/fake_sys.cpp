@@ -8,6 +8,8 @@
 #include <cerrno>
 #include <stdexcept>
 
+#include "test_support.hpp"
+
 namespace sluice_test {
 namespace {
 
@@ -34,26 +36,6 @@ std::vector<iovec> truncated(const iovec* iov, int count, std::size_t bytes) {
 int failed(int error_value) {
   errno = error_value;
   return -1;
-}
-
-// fallocate's FALLOC_FL_WRITE_ZEROES (linux/falloc.h, Linux 6.17).
-constexpr int write_zeroes_mode = 0x80;
-
-// What a disk that zeroes blocks without writing them leaves: [offset,
-// offset + length) reserved (fallocate with the other bits of `mode`) and
-// reading as zeros from written blocks, here by writing the zeros.
-int write_zeroes(int fd, int mode, off_t offset, off_t length) {
-  if (real().fallocate(fd, mode, offset, length) != 0) return -1;
-  static const std::vector<char> zeros(std::size_t{1} << 20);
-  for (off_t at = offset; at < offset + length;) {
-    iovec piece{
-        const_cast<char*>(zeros.data()),
-        static_cast<std::size_t>(std::min(static_cast<off_t>(zeros.size()), offset + length - at))};
-    ssize_t n = real().pwritev(fd, &piece, 1, at);
-    if (n < 0) return -1;
-    at += n;
-  }
-  return 0;
 }
 
 }  // namespace
@@ -226,7 +208,7 @@ int fake_sys::fallocate_entry(int fd, int mode, off_t offset, off_t length) {
   if (auto planned = active_->next(call::fallocate)) return failed(planned->error);
   if (!(mode & write_zeroes_mode)) return real().fallocate(fd, mode, offset, length);
   if (!active_->zero_by_disk_) return failed(EOPNOTSUPP);
-  return write_zeroes(fd, mode & ~write_zeroes_mode, offset, length);
+  return zero_by_hand(fd, mode & ~write_zeroes_mode, offset, length);
 }
 
 int fake_sys::ftruncate_entry(int fd, off_t length) {

@@ -64,11 +64,12 @@ void maybe_truncate(journal& log, recording_sys& recorder, int truncate_every, i
 // `threads` threads each append `per_thread` records in groups of one to
 // four, committing the last of each group; thread 0 may also truncate.
 workload_result run_workload(const std::filesystem::path& dir, journal_options options, int threads,
-                             int per_thread, int truncate_every, std::uint64_t seed) {
+                             int per_thread, int truncate_every, bool zero_by_disk,
+                             std::uint64_t seed) {
   workload_result out;
   std::mutex mutex;
   std::map<std::uint64_t, std::string> appended;
-  recording_sys recorder;
+  recording_sys recorder(zero_by_disk);
   {
     auto log = journal::open(dir, options);
     std::vector<std::thread> workers;
@@ -349,7 +350,8 @@ struct crash_case {
   int threads;
   int per_thread;
   int variants;
-  int truncate_every = 0;  // commits of thread 0 between truncate_before() calls; 0: none
+  int truncate_every = 0;     // commits of thread 0 between truncate_before() calls; 0: none
+  bool zero_by_disk = false;  // new segments zeroed by the disk (recording_sys)
 };
 
 TEST(journal_crash, recovery_gives_a_prefix_holding_every_committed_record) {
@@ -381,14 +383,15 @@ TEST(journal_crash, recovery_gives_a_prefix_holding_every_committed_record) {
        70,
        30,
        1},
+      {"one thread, 4 KiB segments zeroed by the disk", {.segment_size = 4096}, 1, 80, 40, 0, true},
   };
   std::size_t total = 0;
   std::uint64_t seed = 1;
   for (const auto& c : cases) {
     temp_dir work_dir;
     temp_dir scratch(fast_scratch_base());
-    auto work =
-        run_workload(work_dir / "log", c.options, c.threads, c.per_thread, c.truncate_every, seed);
+    auto work = run_workload(work_dir / "log", c.options, c.threads, c.per_thread, c.truncate_every,
+                             c.zero_by_disk, seed);
     std::size_t states = simulate(work, c.options, scratch / "state", c.variants, seed);
     std::cout << "[ crash    ] " << c.name << ": " << work.ops.size() << " operations ("
               << reused_segments(work) << " segments reused), " << states

@@ -274,17 +274,33 @@ TEST_F(journal_fault, a_segment_the_disk_zeroed_gets_only_page_end_padding) {
     for (int i = 1; i <= 1000; ++i) log.write(bytes_of(payload(i)));
     ASSERT_GT(segment_files(where).size(), 2u);
     for (const auto& write : fake.pwritevs()) {
-      if (write.offset == 0) continue;  // a segment's header
+      if (write.offset == 0 && write.requested == header) continue;  // a segment's header
       std::uint64_t end = static_cast<std::uint64_t>(write.offset) + write.requested;
       EXPECT_EQ(end % page, 0u) << "the write at " << write.offset;
       EXPECT_LT(write.requested, largest_record + page) << "the write at " << write.offset;
     }
     log.close();
-    auto again = journal::open(where, {.segment_size = segment, .zero_fill = zero_fill});
-    auto records = read_records(again);
-    ASSERT_EQ(records.size(), 1000u);
+    {
+      auto again = journal::open(where, {.segment_size = segment, .zero_fill = zero_fill});
+      ASSERT_EQ(read_records(again).size(), 1000u);
+      for (int i = 1001; i <= 1200; ++i) again.write(bytes_of(payload(i)));
+    }
+    auto third = journal::open(where, {.segment_size = segment, .zero_fill = zero_fill});
+    auto records = read_records(third);
+    ASSERT_EQ(records.size(), 1200u);
     expect_clean_prefix(records);
   }
+}
+
+// EINTR before the disk zeroed anything: the call is made again.
+TEST_F(journal_fault, an_interrupted_disk_zeroing_is_asked_again) {
+  fake_sys fake;
+  fake.zero_by_disk();
+  fake.fail(call::fallocate, 1, EINTR);
+  auto log = journal::open(dir.path());
+  EXPECT_EQ(fake.calls(call::fallocate), 2);
+  log.write(bytes_of(payload(1)));
+  EXPECT_EQ(fake.pwritevs().back().requested, 4096 - 64);  // to the page end, no zeros ahead
 }
 
 // A disk or filesystem that refuses to zero (EOPNOTSUPP, or EINVAL from one

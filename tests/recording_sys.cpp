@@ -2,8 +2,11 @@
 
 #include <fcntl.h>
 
+#include <cerrno>
 #include <filesystem>
 #include <stdexcept>
+
+#include "test_support.hpp"
 
 namespace sluice_test {
 namespace {
@@ -28,7 +31,7 @@ const sluice::detail::sys_table& syncless_sys() {
   return table;
 }
 
-recording_sys::recording_sys() : table_(real()) {
+recording_sys::recording_sys(bool zero_by_disk) : zero_by_disk_(zero_by_disk), table_(real()) {
   if (active_) throw std::logic_error("recording_sys: one at a time");
   table_.open = open_entry;
   table_.close = close_entry;
@@ -129,7 +132,13 @@ int recording_sys::fsync_entry(int fd) {
 }
 
 int recording_sys::fallocate_entry(int fd, int mode, off_t offset, off_t length) {
-  int result = real().fallocate(fd, mode, offset, length);
+  if ((mode & write_zeroes_mode) && !active_->zero_by_disk_) {
+    errno = EOPNOTSUPP;
+    return -1;
+  }
+  int result = mode & write_zeroes_mode
+                   ? zero_by_hand(fd, mode & ~write_zeroes_mode, offset, length)
+                   : real().fallocate(fd, mode, offset, length);
   if (result == 0 && !(mode & FALLOC_FL_KEEP_SIZE))
     active_->add({recorded_op::grow,
                   active_->name_of(fd),

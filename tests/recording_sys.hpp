@@ -31,7 +31,11 @@ struct recorded_op {
 
 class recording_sys {
  public:
-  recording_sys();
+  // fallocate with FALLOC_FL_WRITE_ZEROES is refused with EOPNOTSUPP, so
+  // that a workload takes the same path on every disk; with `zero_by_disk`
+  // it succeeds as on a disk that can (zero_by_hand()), recorded as the
+  // size change it is: its range reads as zeros in every crash state.
+  explicit recording_sys(bool zero_by_disk = false);
   recording_sys(const recording_sys&) = delete;
   recording_sys& operator=(const recording_sys&) = delete;
   ~recording_sys();
@@ -58,6 +62,7 @@ class recording_sys {
   static int rename_entry(const char* from, const char* to);
   static int unlink_entry(const char* path);
 
+  bool zero_by_disk_;
   sluice::detail::sys_table table_;
   mutable std::mutex mutex_;
   std::vector<std::string> names_;  // by descriptor; empty for directories

@@ -14,6 +14,7 @@
 #include <random>
 #include <stdexcept>
 
+#include "sluice/detail/sys.hpp"
 #include "sluice/writer.hpp"
 
 namespace sluice_test {
@@ -149,6 +150,20 @@ std::size_t direct_block(const std::filesystem::path& path) {
   } catch (const std::system_error&) {
     return 0;
   }
+}
+
+int zero_by_hand(int fd, int mode, off_t offset, off_t length) {
+  const sluice::detail::sys_table& real = sluice::detail::real_sys();
+  if (real.fallocate(fd, mode, offset, length) != 0) return -1;
+  static const std::vector<char> zeros(std::size_t{1} << 20);
+  for (off_t at = offset; at < offset + length;) {
+    off_t piece_size = std::min(static_cast<off_t>(zeros.size()), offset + length - at);
+    iovec piece{const_cast<char*>(zeros.data()), static_cast<std::size_t>(piece_size)};
+    ssize_t n = real.pwritev(fd, &piece, 1, at);
+    if (n < 0) return -1;
+    at += n;
+  }
+  return 0;
 }
 
 }  // namespace sluice_test
