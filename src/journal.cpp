@@ -93,7 +93,7 @@ void continue_recovered(detail::journal_state& s, const detail::recovered_journa
   // The segment's name may still be an unsynced rename of the process that
   // created it: made durable before a commit into it can be acknowledged.
   sync_directory(s.dir);
-  detail::use_tail(s, std::move(last), found.tail_offset, found.tail_size, found.tail_offset);
+  detail::use_tail(s, std::move(last), found.tail_offset, found.tail_size, found.tail_zeroed);
 }
 
 }  // namespace

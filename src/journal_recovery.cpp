@@ -232,6 +232,8 @@ void check_tail(const checked_segment& segment, read_window& window, recovery_mo
   window.drop_cached_after(scan.end_offset);
   byte_ranges ranges = window.data_ranges(scan.end_offset);
   out.tail_clean = only_zeros_in(window, ranges);
+  bool written_after = out.tail_clean && !ranges.empty() && ranges.front().first == scan.end_offset;
+  out.tail_zeroed = written_after ? ranges.front().second : scan.end_offset;
   if (out.tail_clean || mode == recovery_mode::salvage) return;
   if (mode == recovery_mode::absolute_consistency)
     throw_corrupt(segment.path, scan.end_offset,

@@ -22,7 +22,11 @@ struct recovered_journal {
   std::uint64_t tail_offset = 0;       // after the last valid record of the newest segment
   std::uint64_t tail_size = 0;         // the newest segment's size
   bool tail_clean = true;              // nothing but zeros after tail_offset
-  std::vector<std::uint64_t> spares;   // the numbers of the *.journal.spare files
+  // If clean: the end of the written blocks that run on from tail_offset
+  // (zeros written ahead, zero_fill, zeroed by the disk), as far as the
+  // filesystem reports them as data; tail_offset if none.
+  std::uint64_t tail_zeroed = 0;
+  std::vector<std::uint64_t> spares;  // the numbers of the *.journal.spare files
 };
 
 // Lists, validates and scans the segments of `dir`; removes *.tmp leftovers

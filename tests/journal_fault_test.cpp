@@ -292,6 +292,37 @@ TEST_F(journal_fault, a_segment_the_disk_zeroed_gets_only_page_end_padding) {
   }
 }
 
+// A reopened journal writes zeros ahead only past the written blocks that
+// follow its last record: after the zeros its last commit wrote ahead, or,
+// in a zero-filled segment, not at all.
+TEST_F(journal_fault, a_reopened_segment_gets_zeros_ahead_only_past_its_written_blocks) {
+  if (!seek_data_skips_preallocated(dir.path()))
+    GTEST_SKIP() << "this filesystem reports preallocated blocks as data";
+  constexpr std::uint64_t segment = std::uint64_t{1} << 20, ahead = 256 * 1024;
+  const std::string value(ahead / 4 - 24, 'v');  // records of 64 KiB
+  for (bool zero_fill : {false, true}) {
+    std::filesystem::path where = dir / (zero_fill ? "filled" : "reserved");
+    journal_options options{.segment_size = segment, .zero_fill = zero_fill};
+    {
+      fake_sys fallocated;  // not zeroed by the disk, whatever it can
+      journal::open(where, options).write(bytes_of(value));
+    }
+    fake_sys fake;
+    auto log = journal::open(where, options);
+    for (int i = 2; i <= 6; ++i) log.write(bytes_of(value));
+    std::vector<std::size_t> sizes;
+    for (const auto& write : fake.pwritevs()) sizes.push_back(write.requested);
+    // The first commit wrote zeros ahead to 64 + 64 KiB + 256 KiB, whose
+    // last block the 6th record passes: only its commit carries zeros.
+    std::vector<std::size_t> expected(5, ahead / 4);
+    if (!zero_fill) expected[4] += ahead;
+    EXPECT_EQ(sizes, expected) << "zero_fill " << zero_fill;
+    log.close();
+    auto again = journal::open(where, options);
+    EXPECT_EQ(read_records(again).size(), 6u);
+  }
+}
+
 // EINTR before the disk zeroed anything: the call is made again.
 TEST_F(journal_fault, an_interrupted_disk_zeroing_is_asked_again) {
   fake_sys fake;

@@ -70,8 +70,9 @@ struct journal_options {
   // with zeros once when created (segment_size bytes of pwritev, in 1 MiB
   // pieces, before its fdatasync), so that no commit into it carries zeros
   // or records extent state, at the cost of that write when the segment is
-  // created. Either way the newest segment of a reopened journal is
-  // continued with zeros written ahead of its last record. Where the kernel
+  // created. Either way a reopened journal continues its newest segment
+  // with zeros ahead only past the written blocks that follow its last
+  // record (where the filesystem reports them: SEEK_DATA). Where the kernel
   // and the disk can zero blocks without writing them
   // (FALLOC_FL_WRITE_ZEROES: Linux 6.17 or later, a disk with an unmapping
   // write-zeroes command), a new segment is zeroed so whatever this says,
