@@ -1,6 +1,7 @@
 // sluice::journal under injected failures (fake_sys): a failed write or sync
 // poisons the journal, an fdatasync is never retried, and what a lone
 // committer and recovery cost, and what recovery reads.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -74,7 +75,7 @@ TEST_F(journal_fault, recovery_reads_each_small_segment_once) {
 // through SEEK_DATA (ext4 and XFS do; some report everything as data).
 bool seek_data_skips_preallocated(const std::filesystem::path& dir) {
   auto probe = sluice::file::open(dir / "probe", {.mode = sluice::open_mode::create_new});
-  probe.preallocate(0, std::uint64_t{1} << 20);
+  if (thrown([&] { probe.preallocate(0, std::uint64_t{1} << 20); })) return false;
   bool skips = ::lseek(probe.native_handle(), 0, SEEK_DATA) < 0;
   probe.close();
   std::filesystem::remove(dir / "probe");
@@ -321,6 +322,32 @@ TEST_F(journal_fault, a_reopened_segment_gets_zeros_ahead_only_past_its_written_
     auto again = journal::open(where, options);
     EXPECT_EQ(read_records(again).size(), 6u);
   }
+}
+
+// A hole right after the last record (here punched into a zero-filled
+// segment whose record ends on a page boundary): zeros ahead from there.
+TEST_F(journal_fault, a_hole_right_after_the_last_record_gets_zeros_ahead) {
+  if (!seek_data_skips_preallocated(dir.path()))
+    GTEST_SKIP() << "this filesystem reports preallocated blocks as data";
+  constexpr std::uint64_t page = 4096, ahead = 256 * 1024;
+  journal_options options{.segment_size = std::uint64_t{1} << 20, .zero_fill = true};
+  const std::string first(page - 64 - 24, 'f');  // ends at 4096
+  {
+    fake_sys fallocated;  // not zeroed by the disk, whatever it can
+    journal::open(dir.path(), options).write(bytes_of(first));
+  }
+  {
+    auto segment = sluice::file::open(segment_files(dir.path()).front(),
+                                      {.mode = sluice::open_mode::open_existing});
+    ASSERT_EQ(::fallocate(segment.native_handle(), FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, page,
+                          2 * page),
+              0);
+  }
+  fake_sys fake;
+  auto log = journal::open(dir.path(), options);
+  log.write(bytes_of(payload(2)));
+  ASSERT_EQ(fake.pwritevs().size(), 1u);
+  EXPECT_EQ(fake.pwritevs().front().requested, payload(2).size() + 24 + ahead);
 }
 
 // EINTR before the disk zeroed anything: the call is made again.

@@ -70,10 +70,10 @@ struct journal_options {
   // with zeros once when created (segment_size bytes of pwritev, in 1 MiB
   // pieces, before its fdatasync), so that no commit into it carries zeros
   // or records extent state, at the cost of that write when the segment is
-  // created. Either way a reopened journal continues its newest segment
-  // with zeros ahead only past the written blocks that follow its last
-  // record (where the filesystem reports them: SEEK_DATA). Where the kernel
-  // and the disk can zero blocks without writing them
+  // created. Either way a reopened journal that continues its newest
+  // segment writes zeros ahead only past the written blocks that follow its
+  // last record, as SEEK_DATA reports them (where it cannot say, none).
+  // Where the kernel and the disk can zero blocks without writing them
   // (FALLOC_FL_WRITE_ZEROES: Linux 6.17 or later, a disk with an unmapping
   // write-zeroes command), a new segment is zeroed so whatever this says,
   // and the journal writes no zeros but each batch's padding to its page
