@@ -18,8 +18,6 @@
 namespace sluice::detail {
 namespace {
 
-constexpr std::uint64_t page_size = 4096;
-
 std::uint64_t record_size_at(std::span<const std::byte> batch, std::size_t at) {
   return framed_size(decode_record_header(batch.data() + at).length);
 }
@@ -56,9 +54,8 @@ void rotate(journal_state& state, std::uint64_t first_lsn, std::uint64_t record_
   }
   // A record larger than a segment gets one of its own, to the page end.
   std::uint64_t needed = segment_header_size + record_bytes;
-  std::uint64_t size = needed <= state.options.segment_size
-                           ? state.options.segment_size
-                           : (needed + page_size - 1) / page_size * page_size;
+  std::uint64_t size =
+      needed <= state.options.segment_size ? state.options.segment_size : page_end(needed);
   start_segment(state, number, first_lsn, size);
 }
 
@@ -179,7 +176,7 @@ static_assert(zero_ahead_size <= zero_block_size);
 std::span<const std::byte> zeros_after(const journal_state& state, std::size_t run) {
   std::uint64_t end = state.tail_offset + run;
   if (state.tail_uncached) {  // to the page end
-    std::uint64_t to = std::min(state.tail_capacity, (end + page_size - 1) / page_size * page_size);
+    std::uint64_t to = std::min(state.tail_capacity, page_end(end));
     return zero_block().first(static_cast<std::size_t>(to - end));
   }
   if (end <= state.tail_zeroed) return {};
@@ -284,10 +281,13 @@ void use_tail(journal_state& state, file segment, std::uint64_t offset, std::uin
 
 void start_segment(journal_state& state, std::uint64_t number, std::uint64_t first_lsn,
                    std::uint64_t size) {
-  new_segment next{{}, segment_blocks::written_uncached};  // a spare's blocks
-  std::uint32_t salt = new_segment_salt(number, first_lsn);
-  if (std::optional<std::uint64_t> spare = take_spare(state, size))
-    next.segment = reuse_spare(state.dir, *spare, number, first_lsn, size, salt);
+  std::uint32_t salt = 0;
+  new_segment next;
+  if (std::optional<std::uint64_t> spare = take_spare(state, size)) {
+    salt = new_segment_salt(number, first_lsn);
+    next = {reuse_spare(state.dir, *spare, number, first_lsn, size, salt),
+            segment_blocks::written_uncached};
+  }
   bool reused = next.segment.is_open();
   if (!reused) next = create_segment(state.dir, number, first_lsn, size, state.options.zero_fill);
   state.tail.close();

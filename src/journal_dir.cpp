@@ -162,8 +162,7 @@ std::vector<std::pair<std::uint64_t, std::uint64_t>> read_window::data_ranges(
 }
 
 void read_window::drop_cached_after(std::uint64_t offset) const noexcept {
-  constexpr std::uint64_t page = 4096;
-  std::uint64_t from = (offset + page - 1) / page * page;
+  std::uint64_t from = page_end(offset);
   if (from < limit_)
     (void)sys().fadvise(source_.native_handle(), static_cast<off_t>(from),
                         static_cast<off_t>(limit_ - from), POSIX_FADV_DONTNEED);

@@ -38,7 +38,7 @@ enum class segment_blocks {
 // A segment create_segment() made, open for reading and writing.
 struct new_segment {
   file segment;
-  segment_blocks blocks;
+  segment_blocks blocks = segment_blocks::unwritten;
 };
 
 // Creates segment `number` of `dir`, `size` bytes, first record `first_lsn`:
@@ -55,10 +55,11 @@ new_segment create_segment(const std::filesystem::path& dir, std::uint64_t numbe
 
 // Makes spare `spare` of `dir` segment `number`, first record `first_lsn`,
 // if it is `size` bytes long: its header is rewritten (marked reused, with
-// `salt`, non-zero, for its records' checksums) and fdatasynced, then it is renamed and the
-// directory fsynced. Its blocks are all written already, so commits into it never carry zeros or
-// extent state. Returns it open for reading and writing; a spare of another size is removed
-// instead, and an empty file returned. Throws system_error.
+// `salt`, non-zero, for its records' checksums) and fdatasynced, then it is
+// renamed and the directory fsynced. Its blocks are all written already, so
+// commits into it never carry zeros or extent state. Returns it open for
+// reading and writing; a spare of another size is removed instead, and an
+// empty file returned. Throws system_error.
 file reuse_spare(const std::filesystem::path& dir, std::uint64_t spare, std::uint64_t number,
                  std::uint64_t first_lsn, std::uint64_t size, std::uint32_t salt);
 

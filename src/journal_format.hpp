@@ -21,6 +21,16 @@ inline constexpr std::size_t record_header_size = 24;
 inline constexpr std::uint64_t max_record_payload = std::uint64_t{64} << 20;
 inline constexpr std::uint64_t min_segment_size = 4096;
 
+// The page the journal pads and rounds to: a batch in a segment whose pages
+// are not cached is padded with zeros to its end, and so is a record that
+// gets a segment of its own.
+inline constexpr std::uint64_t page_size = 4096;
+
+// The first page boundary at or after `offset`.
+constexpr std::uint64_t page_end(std::uint64_t offset) {
+  return (offset + page_size - 1) / page_size * page_size;
+}
+
 // "0000000000000002.journal" for segment 2.
 std::string segment_name(std::uint64_t number);
 

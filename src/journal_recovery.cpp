@@ -209,9 +209,8 @@ void check_reused_tail(const checked_segment& segment, read_window& window, reco
   byte_ranges rest{{scan.end_offset, window.limit()}};
   if (mode != recovery_mode::absolute_consistency)
     return check_nothing_durable_after(segment, window, rest);
-  constexpr std::uint64_t page = 4096;
-  std::uint64_t page_end = std::min(window.limit(), (scan.end_offset + page - 1) / page * page);
-  bool padded = all_zero(window.bytes(scan.end_offset, page_end - scan.end_offset));
+  std::uint64_t padded_to = std::min(window.limit(), page_end(scan.end_offset));
+  bool padded = all_zero(window.bytes(scan.end_offset, padded_to - scan.end_offset));
   if (!padded || find_record_after(segment, window, rest, scan.end_offset, {scan.next_lsn - 1, 0}))
     throw_corrupt(segment.path, scan.end_offset,
                   "record " + std::to_string(scan.next_lsn) + " is torn or corrupt");
