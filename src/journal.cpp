@@ -9,6 +9,7 @@
 
 #include "journal_dir.hpp"
 #include "journal_format.hpp"
+#include "journal_lock.hpp"
 #include "journal_recovery.hpp"
 #include "journal_state.hpp"
 #include "sluice/error.hpp"
@@ -22,6 +23,26 @@ detail::journal_state& usable(const std::unique_ptr<detail::journal_state>& stat
     throw std::system_error(EBADF, std::generic_category(),
                             std::string(detail::message_prefix) + operation + " journal: not open");
   return *state;
+}
+
+// EBADF for a call that would write to a journal opened read_only.
+void check_writable(const detail::journal_state& s, const char* operation) {
+  if (!s.options.read_only) return;
+  throw std::system_error(
+      EBADF, std::generic_category(),
+      detail::describe(operation, s.dir.native()) + ": the journal was opened read_only");
+}
+
+// EINVAL for options journal::open cannot take.
+void check_options(const std::filesystem::path& dir, const journal_options& options) {
+  if (options.concurrent_syncs < 1 || options.concurrent_syncs > detail::max_syncs_in_flight)
+    throw std::system_error(
+        EINVAL, std::generic_category(),
+        detail::describe("open journal", dir.native()) + ": concurrent_syncs must be 1 or 2");
+  if (options.segment_size < detail::min_segment_size)
+    throw std::system_error(
+        EINVAL, std::generic_category(),
+        detail::describe("open journal", dir.native()) + ": segment_size below 4096 bytes");
 }
 
 // EMSGSIZE for a record beyond max_record_size.
@@ -83,7 +104,7 @@ void sort_spares(detail::journal_state& s, const detail::recovered_journal& foun
 // cleanly, else in a fresh one. Either way the recovered records are synced.
 void continue_recovered(detail::journal_state& s, const detail::recovered_journal& found) {
   std::uint64_t newest = found.segments.back().number;
-  file last = file::open(s.dir / detail::segment_name(newest), {.mode = open_mode::open_existing});
+  file last = detail::open_segment(s.dir / detail::segment_name(newest), open_mode::open_existing);
   last.sync_data();
   if (!found.tail_clean) {
     last.close();
@@ -124,21 +145,19 @@ journal::~journal() {
 }
 
 journal journal::open(const std::filesystem::path& dir, journal_options options) {
-  if (options.concurrent_syncs < 1 || options.concurrent_syncs > detail::max_syncs_in_flight)
-    throw std::system_error(
-        EINVAL, std::generic_category(),
-        detail::describe("open journal", dir.native()) + ": concurrent_syncs must be 1 or 2");
-  if (options.segment_size < detail::min_segment_size)
-    throw std::system_error(
-        EINVAL, std::generic_category(),
-        detail::describe("open journal", dir.native()) + ": segment_size below 4096 bytes");
-  detail::make_directory(dir);
-  detail::recovered_journal found = detail::recover_journal(dir, options.recovery);
+  check_options(dir, options);
+  if (!options.read_only) detail::make_directory(dir);
+  file lock = detail::lock_journal_directory(
+      dir, options.read_only ? detail::journal_access::read_only : detail::journal_access::write);
+  detail::recovered_journal found = detail::recover_journal(
+      dir, options.recovery, detail::recovery_changes(dir, !options.read_only));
   auto s = std::make_unique<detail::journal_state>();
   s->dir = dir;
   s->options = options;
+  s->lock = std::move(lock);
   s->next_lsn = s->taken_end = s->durable_end = found.next_lsn;
   s->segments = found.segments;
+  if (options.read_only) return journal(std::move(s));
   sort_spares(*s, found);
   if (found.segments.empty())
     start_new_segment(*s, 1);
@@ -158,6 +177,7 @@ std::uint64_t journal::append(std::span<const std::span<const std::byte>> record
     check_record_size(s, bytes.size());
     framed += static_cast<std::size_t>(detail::framed_size(bytes.size()));
   }
+  check_writable(s, "append to journal");
   std::lock_guard lock(s.mutex);
   detail::check_usable(s, "append to journal");
   make_room(s.pending, framed);  // the only step that can fail: before any lsn is taken
@@ -185,6 +205,7 @@ std::uint64_t journal::write(std::span<const std::byte> bytes) {
 
 void journal::truncate_before(std::uint64_t lsn) {
   detail::journal_state& s = usable(state_, "truncate");
+  check_writable(s, "truncate journal");
   std::lock_guard one_at_a_time(s.truncating);
   // The doomed segments stay listed until their files are gone: a failure,
   // or running out of memory here, leaves no gap in the numbers.
@@ -226,7 +247,7 @@ std::uint64_t journal::next_lsn() const {
 std::uint64_t journal::first_lsn() const {
   detail::journal_state& s = usable(state_, "query");
   std::lock_guard lock(s.mutex);
-  return s.segments.front().first_lsn;
+  return detail::oldest_kept(s);
 }
 
 void journal::close() {
@@ -242,6 +263,7 @@ void journal::close() {
   }
   for (file& syncer : s->syncers) syncer.close();
   s->tail.close();
+  s->lock.close();  // last: another process may open the journal from here on
 }
 
 }  // namespace sluice

@@ -270,7 +270,7 @@ void check_usable(const journal_state& state, const char* operation) {
 void use_tail(journal_state& state, file segment, std::uint64_t offset, std::uint64_t capacity,
               std::uint64_t zeroed) {
   for (unsigned i = 0; i < state.options.concurrent_syncs; ++i)
-    state.syncers[i] = file::open(segment.path(), {.mode = open_mode::open_existing});
+    state.syncers[i] = open_segment(segment.path(), open_mode::open_existing);
   state.tail = std::move(segment);
   state.tail_offset = offset;
   state.tail_capacity = capacity;

@@ -48,7 +48,7 @@ std::filesystem::path segment_path(const cursor_state& c) {
 }
 
 void open_current(cursor_state& c) {
-  c.current = file::open(segment_path(c), {.mode = open_mode::read_only});
+  c.current = open_segment(segment_path(c), open_mode::read_only);
   c.window.emplace(c.current, c.current.size());
   segment_header header{};
   if (auto problem = check_segment_header(c.window->bytes(0, segment_header_size),
@@ -112,11 +112,12 @@ journal_cursor journal::read_from(std::uint64_t lsn) {
   auto cursor = std::make_unique<detail::cursor_state>();
   std::lock_guard lock(s.mutex);
   detail::check_usable(s, "read journal");
-  if (lsn < s.segments.front().first_lsn)
+  std::uint64_t oldest = detail::oldest_kept(s);
+  if (lsn < oldest)
     throw std::system_error(ERANGE, std::generic_category(),
                             detail::describe("read journal", s.dir.native()) + ": lsn " +
                                 std::to_string(lsn) + " is older than the oldest kept, " +
-                                std::to_string(s.segments.front().first_lsn));
+                                std::to_string(oldest));
   cursor->dir = s.dir;
   cursor->alive = s.cursors;
   cursor->segments = s.segments;

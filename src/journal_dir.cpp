@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -71,7 +72,33 @@ segment_blocks reserve_blocks(file& segment, std::uint64_t size, bool zero_fill)
   return segment_blocks::written_cached;
 }
 
+// What a file that is not a regular one is, for messages.
+const char* kind_of(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
 }  // namespace
+
+file open_segment(const std::filesystem::path& path, open_mode mode) {
+  int access = mode == open_mode::read_only ? O_RDONLY : O_RDWR;
+  int fd = restart_interrupted(
+      [&] { return sys().open(path.c_str(), access | O_CLOEXEC | O_NONBLOCK, 0); });
+  if (fd < 0) throw_error(errno, "open", path.native());
+  file segment(fd, path.native());
+  struct stat st {};
+  if (sys().fstat(fd, &st) != 0) throw_error(errno, "stat", path.native());
+  if (!S_ISREG(st.st_mode))
+    throw std::system_error(EINVAL, std::generic_category(),
+                            describe("open journal segment", path.native()) + ": it is " +
+                                kind_of(st.st_mode) + ", not a journal segment");
+  if (sys().setfl(fd, access) != 0) throw_error(errno, "fcntl", path.native());
+  return segment;
+}
 
 std::span<const std::byte, zero_block_size> zero_block() {
   static const std::byte zeros[zero_block_size]{};
@@ -130,7 +157,7 @@ new_segment create_segment(const std::filesystem::path& dir, std::uint64_t numbe
 file reuse_spare(const std::filesystem::path& dir, std::uint64_t spare, std::uint64_t number,
                  std::uint64_t first_lsn, std::uint64_t size, std::uint32_t salt) {
   std::filesystem::path spare_path = dir / spare_name(spare);
-  file segment = file::open(spare_path, {.mode = open_mode::open_existing});
+  file segment = open_segment(spare_path, open_mode::open_existing);
   if (segment.size() != size) {
     segment.close();
     remove_file(spare_path);

@@ -22,6 +22,15 @@ std::vector<std::string> list_directory(const std::filesystem::path& dir);
 void remove_file(const std::filesystem::path& path);
 void rename_file(const std::filesystem::path& from, const std::filesystem::path& to);
 
+// Opens segment (or spare) file `path`, for reading (open_mode::read_only)
+// or reading and writing (open_mode::open_existing), and checks that it is
+// a regular file. The open never waits (O_NONBLOCK, cleared once the file
+// is known to be regular), so a FIFO in a segment's place is refused at
+// once. Cost: an open, an fstat and an fcntl. Throws system_error: EINVAL
+// naming what the path is instead (a FIFO, a directory...), or the errno
+// of a failed call.
+file open_segment(const std::filesystem::path& path, open_mode mode);
+
 // Creates directory `dir` if it is missing, then syncs its parent either
 // way; returns true if it created it. Throws system_error (ENOTDIR if `dir`
 // is a file).

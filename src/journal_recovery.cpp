@@ -25,9 +25,10 @@ namespace {
 }
 
 // The segment numbers in `dir`, sorted, and its spares' in `spares`;
-// removes *.tmp leftovers.
+// removes *.tmp leftovers through `changes`.
 std::vector<std::uint64_t> segment_numbers(const std::filesystem::path& dir,
-                                           std::vector<std::uint64_t>& spares) {
+                                           std::vector<std::uint64_t>& spares,
+                                           const recovery_changes& changes) {
   std::vector<std::uint64_t> numbers;
   for (const std::string& name : list_directory(dir)) {
     parsed_entry entry = parse_entry(name);
@@ -37,7 +38,7 @@ std::vector<std::uint64_t> segment_numbers(const std::filesystem::path& dir,
                                   ": not a journal directory (it holds '" + name + "')");
     if (entry.kind == entry_kind::segment) numbers.push_back(entry.number);
     if (entry.kind == entry_kind::spare) spares.push_back(entry.number);
-    if (entry.kind == entry_kind::temporary) remove_file(dir / name);
+    if (entry.kind == entry_kind::temporary) changes.remove_leftover(name);
   }
   std::sort(numbers.begin(), numbers.end());
   return numbers;
@@ -65,7 +66,7 @@ scan_result scan_records(read_window& window, std::uint64_t lsn, std::uint32_t s
 // pointer and never moved: the window refers to the handle.
 struct segment_reader {
   explicit segment_reader(const std::filesystem::path& path)
-      : handle(file::open(path, {.mode = open_mode::read_only})), window(handle, handle.size()) {}
+      : handle(open_segment(path, open_mode::read_only)), window(handle, handle.size()) {}
   file handle;
   read_window window;
 };
@@ -193,13 +194,6 @@ void check_nothing_durable_after(const checked_segment& segment, read_window& wi
                       std::to_string(*later) + " written after it says it was durable");
 }
 
-void rename_corrupt(const std::filesystem::path& dir, std::uint64_t number) {
-  std::filesystem::path from = dir / segment_name(number);
-  std::filesystem::path to = from;
-  to += ".corrupt";
-  rename_file(from, to);
-}
-
 // What follows the last record of a reused newest segment: its earlier
 // lives' records, which never validate (their lsns are smaller), and maybe
 // a torn tail of its own. Each batch was padded with zeros to the page end.
@@ -242,9 +236,27 @@ void check_tail(const checked_segment& segment, read_window& window, recovery_mo
 
 }  // namespace
 
-recovered_journal recover_journal(const std::filesystem::path& dir, recovery_mode mode) {
+void recovery_changes::remove_leftover(const std::string& name) const {
+  if (allowed_) remove_file(dir_ / name);
+}
+
+void recovery_changes::set_aside(std::uint64_t segment_number) {
+  if (!allowed_) return;
+  std::filesystem::path from = dir_ / segment_name(segment_number);
+  std::filesystem::path to = from;
+  to += ".corrupt";
+  rename_file(from, to);
+  set_aside_any_ = true;
+}
+
+void recovery_changes::finish() const {
+  if (set_aside_any_) sync_directory(dir_);
+}
+
+recovered_journal recover_journal(const std::filesystem::path& dir, recovery_mode mode,
+                                  recovery_changes changes) {
   recovered_journal out;
-  std::vector<std::uint64_t> numbers = segment_numbers(dir, out.spares);
+  std::vector<std::uint64_t> numbers = segment_numbers(dir, out.spares, changes);
   if (numbers.empty()) return out;
   // Every header is checked, in order, before anything is reported or
   // renamed. Recovery reaches a segment only if the one before it was read
@@ -261,7 +273,7 @@ recovered_journal recover_journal(const std::filesystem::path& dir, recovery_mod
     if (i > 0 && numbers[i] != numbers[i - 1] + 1) {
       if (mode != recovery_mode::salvage)
         throw_corrupt(dir / segment_name(numbers[i - 1] + 1), 0, "segment missing");
-      for (std::size_t j = i; j < numbers.size(); ++j) rename_corrupt(dir, numbers[j]);
+      for (std::size_t j = i; j < numbers.size(); ++j) changes.set_aside(numbers[j]);
       break;
     }
     if (!reaching) {
@@ -300,7 +312,7 @@ recovered_journal recover_journal(const std::filesystem::path& dir, recovery_mod
                           " is corrupt but the next segment starts at lsn " +
                           std::to_string(segments[i + 1].info.first_lsn));
       for (std::size_t j = i + 1; j < segments.size(); ++j)
-        rename_corrupt(dir, segments[j].info.number);
+        changes.set_aside(segments[j].info.number);
       newest = true;
     }
     if (newest) {  // the last segment read: `reached` still holds its window
@@ -309,7 +321,7 @@ recovered_journal recover_journal(const std::filesystem::path& dir, recovery_mod
     }
   }
   out.next_lsn = lsn;
-  if (mode == recovery_mode::salvage) sync_directory(dir);
+  changes.finish();
   return out;
 }
 

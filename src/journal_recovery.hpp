@@ -4,6 +4,8 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "sluice/journal.hpp"
@@ -29,8 +31,27 @@ struct recovered_journal {
   std::vector<std::uint64_t> spares;  // the numbers of the *.journal.spare files
 };
 
-// Lists, validates and scans the segments of `dir`; removes *.tmp leftovers
-// and, in salvage mode, renames segments past a corruption to *.corrupt.
+// What recovery may change in the journal's directory: a writer's recovery
+// removes *.tmp leftovers and, in salvage mode, renames the segments past a
+// corruption to *.corrupt, then syncs the directory; a read-only journal's
+// changes nothing (each call does nothing). Throws system_error.
+class recovery_changes {
+ public:
+  recovery_changes(std::filesystem::path dir, bool allowed)
+      : dir_(std::move(dir)), allowed_(allowed) {}
+  void remove_leftover(const std::string& name) const;
+  void set_aside(std::uint64_t segment_number);  // renames it to <name>.corrupt
+  void finish() const;                           // syncs the directory if any was set aside
+
+ private:
+  std::filesystem::path dir_;
+  bool allowed_;
+  bool set_aside_any_ = false;
+};
+
+// Lists, validates and scans the segments of `dir`; through `changes`,
+// removes *.tmp leftovers and, in salvage mode, renames segments past a
+// corruption to *.corrupt.
 // Spares are listed, not read. A reused newest segment is never clean (older
 // records follow its own): its whole rest is searched for a record proving
 // a cut lost durable data (and, under absolute_consistency, for any record
@@ -45,6 +66,7 @@ struct recovered_journal {
 // Holds at most two segments open at a time; writes nothing else.
 // Throws std::system_error (EINVAL, EPROTONOSUPPORT, EILSEQ or the errno of
 // a failed call).
-recovered_journal recover_journal(const std::filesystem::path& dir, recovery_mode mode);
+recovered_journal recover_journal(const std::filesystem::path& dir, recovery_mode mode,
+                                  recovery_changes changes);
 
 }  // namespace sluice::detail

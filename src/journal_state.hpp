@@ -49,6 +49,8 @@ struct commit_waiter {
 struct journal_state {
   std::filesystem::path dir;
   journal_options options;
+  // The journal's directory, open and locked (journal_lock.hpp) until close.
+  file lock;
 
   std::mutex mutex;
   // A leader finished syncing or failed: rotation and close wait here for the
@@ -102,6 +104,12 @@ struct journal_state {
   // first).
   bool tail_uncached = false;
 };
+
+// With the mutex held: the oldest lsn kept, the first segment's first (or
+// the next lsn, in a read-only journal that has no segment).
+inline std::uint64_t oldest_kept(const journal_state& state) {
+  return state.segments.empty() ? state.next_lsn : state.segments.front().first_lsn;
+}
 
 // Leaders between taking their batch and the end of their fdatasync.
 inline int syncs_in_flight(const journal_state& state) { return std::popcount(state.busy_syncers); }

@@ -6,6 +6,7 @@
 #include <linux/fiemap.h>
 #include <linux/fs.h>
 #include <poll.h>
+#include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -22,6 +23,7 @@ namespace {
 int real_open(const char* path, int flags, mode_t mode) { return ::open(path, flags, mode); }
 int real_fiemap(int fd, struct fiemap* map) { return ::ioctl(fd, FS_IOC_FIEMAP, map); }
 int real_getfl(int fd) { return ::fcntl(fd, F_GETFL); }
+int real_setfl(int fd, int flags) { return ::fcntl(fd, F_SETFL, flags); }
 
 // posix_fadvise returns its error instead of setting errno.
 int real_fadvise(int fd, off_t offset, off_t length, int advice) {
@@ -55,6 +57,8 @@ constexpr sys_table real_table{
     .mkdir = ::mkdir,
     .getdents64 = ::getdents64,
     .lseek = ::lseek,
+    .setfl = real_setfl,
+    .flock = ::flock,
     .ring_open = real_ring_open,
     .ring_close = real_ring_close,
     .ring_register = real_ring_register,

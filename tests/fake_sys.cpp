@@ -67,6 +67,8 @@ fake_sys::fake_sys()
           .mkdir = mkdir_entry,
           .getdents64 = getdents64_entry,
           .lseek = lseek_entry,
+          .setfl = setfl_entry,
+          .flock = flock_entry,
           .ring_open = ring_open_entry,
           .ring_close = ring_close_entry,
           .ring_register = ring_register_entry,
@@ -282,6 +284,18 @@ off_t fake_sys::lseek_entry(int fd, off_t offset, int whence) {
   std::lock_guard lock(active_->mutex_);
   if (auto planned = active_->next(call::lseek)) return failed(planned->error);
   return real().lseek(fd, offset, whence);
+}
+
+int fake_sys::setfl_entry(int fd, int flags) {
+  std::lock_guard lock(active_->mutex_);
+  if (auto planned = active_->next(call::setfl)) return failed(planned->error);
+  return real().setfl(fd, flags);
+}
+
+int fake_sys::flock_entry(int fd, int operation) {
+  std::lock_guard lock(active_->mutex_);
+  if (auto planned = active_->next(call::flock)) return failed(planned->error);
+  return real().flock(fd, operation);
 }
 
 int fake_sys::stat_entry(const char* path, struct stat* out) {

@@ -74,6 +74,8 @@ enum class call {
   mkdir,
   getdents64,
   lseek,
+  setfl,
+  flock,
   ring_open,
   ring_close,
   ring_register,
@@ -241,6 +243,8 @@ class fake_sys {
   static int mkdir_entry(const char* path, mode_t mode);
   static ssize_t getdents64_entry(int fd, void* buffer, size_t size);
   static off_t lseek_entry(int fd, off_t offset, int whence);
+  static int setfl_entry(int fd, int flags);
+  static int flock_entry(int fd, int operation);
   static int ring_open_entry(unsigned entries, void** ring);
   static void ring_close_entry(void* ring);
   static int ring_register_entry(void* ring, const iovec* buffers, unsigned count);

@@ -104,6 +104,15 @@ struct journal_options {
   // its own; a torn write that left no whole record beyond that page is not
   // seen there.
   bool reuse_segments = false;
+  // Default false: the journal is opened for writing. true: for reading
+  // only. Recovery checks the segments as `recovery` says but changes
+  // nothing on disk (no leftover removed, no segment renamed, created or
+  // synced: after a crash of the last writer, its records may not be
+  // durable yet, until a writer opens the journal); read_from() returns the
+  // records it found; append(), write() and truncate_before() throw EBADF.
+  // The directory must exist. Any number of read-only journals may be open
+  // at once, but never beside a writer: see journal::open.
+  bool read_only = false;
 };
 
 // One record read back: `data` stays valid until the cursor moves on.
@@ -170,9 +179,21 @@ class journal {
   // if missing, starts a new journal in an empty one, else recovers the
   // segments there by `options.recovery` and fdatasyncs the newest, so every
   // record read_from() returns is durable. Cost: reads every segment once.
-  // Throws std::system_error: EINVAL for a directory holding other files
-  // ("not a journal directory") or a segment with a wrong magic, checksum or
-  // length; EPROTONOSUPPORT for a newer format; EILSEQ for corruption.
+  //
+  // One writer at a time: the journal locks its directory (flock) until
+  // close(), exclusively, or shared with options.read_only. An open that
+  // would share the directory with a writer (a second writer, or a reader
+  // beside one, or a writer beside readers), in this process or another,
+  // fails at once with EWOULDBLOCK naming the directory and, where
+  // /proc/locks tells it, the holder's pid. The lock ends with the process
+  // that holds it, however it ends: a crash leaves nothing to clean up.
+  //
+  // Throws std::system_error: EWOULDBLOCK as above; EINVAL for a directory
+  // holding other files ("not a journal directory") or a segment with a
+  // wrong magic, checksum or length, or that is not a regular file (a FIFO
+  // is refused without waiting for a writer); EPROTONOSUPPORT for a newer
+  // format; EILSEQ for corruption, a segment shorter than it was made, or
+  // a missing newest segment.
   static journal open(const std::filesystem::path& dir, journal_options options = {});
 
   journal() noexcept;  // not open

@@ -53,6 +53,12 @@ struct sys_table {
   // lseek(2). The journal asks SEEK_DATA and SEEK_HOLE where a segment may
   // hold non-zero bytes, so that recovery need not read its unwritten end.
   off_t (*lseek)(int fd, off_t offset, int whence);
+  // fcntl(fd, F_SETFL, flags): the journal clears the O_NONBLOCK it opens
+  // segments with (so that a FIFO in their place cannot block the open).
+  int (*setfl)(int fd, int flags);
+  // flock(2): the journal's lock on its directory (LOCK_EX or LOCK_SH, with
+  // LOCK_NB), released when the descriptor is closed or the process dies.
+  int (*flock)(int fd, int operation);
 
   // io_uring, behind an opaque handle (liburing's struct io_uring), for
   // writer_options::write_behind. Same errno style: -1 and errno on failure.

@@ -1,0 +1,297 @@
+// One writer at a time: journal::open locks the directory, a second writer
+// or a reader beside a writer is refused at once, naming the holder, and
+// the lock ends with the process that holds it, SIGKILL included. Read-only
+// journals share the directory with each other and change nothing on disk.
+// Segments that are not regular files are refused without blocking.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <future>
+#include <map>
+#include <sluice/sluice.hpp>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "fake_sys.hpp"
+#include "journal_test_support.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using namespace sluice_test;
+using sluice::journal;
+using sluice::journal_options;
+
+using journal_lock = dir_test;
+using journal_read_only = dir_test;
+using journal_segment_type = dir_test;
+
+constexpr journal_options read_only{.read_only = true};
+
+// The error journal::open(dir, options) throws (none if it opens).
+std::optional<std::system_error> open_error(const std::filesystem::path& dir,
+                                            journal_options options = {}) {
+  return thrown([&] { journal::open(dir, options).close(); });
+}
+
+// Every name in `dir` with its content: what a read-only open must leave.
+std::map<std::string, std::string> snapshot(const std::filesystem::path& dir) {
+  std::map<std::string, std::string> files;
+  for (const auto& entry : std::filesystem::directory_iterator(dir))
+    files[entry.path().filename()] = read_all(entry.path());
+  return files;
+}
+
+TEST_F(journal_lock, a_second_writer_in_the_same_process_is_refused_at_once_naming_it) {
+  auto first = journal::open(dir / "log");
+  auto error = open_error(dir / "log");
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->code().value(), EWOULDBLOCK);
+  std::string what = error->what();
+  EXPECT_NE(what.find("sluice: open journal " + quoted(dir / "log")), std::string::npos) << what;
+  EXPECT_NE(
+      what.find("open for writing in process " + std::to_string(::getpid()) + " (this process)"),
+      std::string::npos)
+      << what;
+  first.write(bytes_of("still the first writer's"));
+  first.close();
+  auto second = journal::open(dir / "log");  // the lock went with close()
+  EXPECT_EQ(read_records(second), (std::vector<read_record>{{1, "still the first writer's"}}));
+}
+
+TEST_F(journal_lock, the_lock_moves_with_the_journal_and_ends_with_its_destruction) {
+  std::optional<journal> kept;
+  {
+    auto opened = journal::open(dir / "log");
+    kept.emplace(std::move(opened));
+  }
+  EXPECT_TRUE(open_error(dir / "log"));
+  kept.reset();
+  EXPECT_FALSE(open_error(dir / "log"));
+}
+
+TEST_F(journal_lock, a_failed_lock_other_than_a_holder_is_reported_as_it_is) {
+  fake_sys fake;
+  fake.fail(call::flock, 1, ENOLCK);
+  auto error = open_error(dir / "log");
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->code().value(), ENOLCK);
+  EXPECT_NE(std::string(error->what()).find("lock journal " + quoted(dir / "log")),
+            std::string::npos)
+      << error->what();
+}
+
+TEST_F(journal_lock, a_holder_not_in_proc_locks_is_still_refused_with_a_clear_message) {
+  fake_sys fake;
+  fake.fail(call::flock, 1, EWOULDBLOCK);  // no real lock: /proc/locks names nobody
+  auto error = open_error(dir / "log");
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->code().value(), EWOULDBLOCK);
+  EXPECT_NE(std::string(error->what()).find("open elsewhere"), std::string::npos) << error->what();
+}
+
+// The child opens the journal, commits `records` records, says so through
+// `ready` and waits to be killed. Never returns.
+[[noreturn]] void hold_journal(const std::filesystem::path& dir, int ready, int records) {
+  try {
+    auto log = journal::open(dir);
+    write_records(log, log.next_lsn(), log.next_lsn() + records - 1);
+    char done = 1;
+    if (::write(ready, &done, 1) != 1) ::_exit(3);
+    for (;;) ::pause();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "child: %s\n", e.what());
+  }
+  ::_exit(2);
+}
+
+TEST_F(journal_lock, a_writer_killed_with_sigkill_leaves_no_lock_behind) {
+  for (int round = 0; round < 3; ++round) {
+    int fds[2];
+    ASSERT_EQ(::pipe(fds), 0);
+    pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      ::close(fds[0]);
+      hold_journal(dir / "log", fds[1], 10);
+    }
+    ::close(fds[1]);
+    char ready = 0;
+    ASSERT_EQ(::read(fds[0], &ready, 1), 1) << "round " << round << ": the child failed";
+    ::close(fds[0]);
+
+    auto error = open_error(dir / "log");
+    EXPECT_TRUE(error) << "round " << round << ": a second writer opened beside the first";
+    if (error) {
+      EXPECT_EQ(error->code().value(), EWOULDBLOCK);
+      EXPECT_NE(std::string(error->what()).find("in process " + std::to_string(pid)),
+                std::string::npos)
+          << error->what();
+    }
+    EXPECT_TRUE(open_error(dir / "log", read_only)) << "round " << round;
+
+    ::kill(pid, SIGKILL);
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) << "status " << status;
+
+    auto log = journal::open(dir / "log");  // no stale lock to clean up
+    auto records = read_records(log);
+    EXPECT_EQ(records, expected_records(1, 10 * (round + 1))) << "round " << round;
+    log.close();
+  }
+}
+
+TEST_F(journal_read_only, readers_share_the_directory_but_never_with_a_writer) {
+  journal::open(dir / "log").close();
+  {
+    auto writer = journal::open(dir / "log");
+    auto error = open_error(dir / "log", read_only);
+    ASSERT_TRUE(error);
+    EXPECT_EQ(error->code().value(), EWOULDBLOCK);
+    EXPECT_NE(std::string(error->what()).find("open for writing"), std::string::npos)
+        << error->what();
+  }
+  auto first = journal::open(dir / "log", read_only);
+  auto second = journal::open(dir / "log", read_only);
+  auto error = open_error(dir / "log");
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->code().value(), EWOULDBLOCK);
+  EXPECT_NE(std::string(error->what()).find("open read-only in process"), std::string::npos)
+      << error->what();
+  first.close();
+  EXPECT_TRUE(open_error(dir / "log"));  // the second reader still holds it
+  second.close();
+  EXPECT_FALSE(open_error(dir / "log"));
+}
+
+TEST_F(journal_read_only, reads_every_record_and_refuses_every_change) {
+  {
+    auto log = journal::open(dir / "log", {.segment_size = 4096});
+    write_records(log, 1, 30);  // several segments
+  }
+  auto log = journal::open(dir / "log", {.segment_size = 4096, .read_only = true});
+  EXPECT_EQ(read_records(log), expected_records(1, 30));
+  EXPECT_EQ(log.next_lsn(), 31u);
+  EXPECT_EQ(log.first_lsn(), 1u);
+  for (auto [name, change] : std::vector<std::pair<const char*, std::function<void()>>>{
+           {"append", [&] { log.append(bytes_of("x")); }},
+           {"write", [&] { log.write(bytes_of("x")); }},
+           {"truncate_before", [&] { log.truncate_before(20); }}}) {
+    auto error = thrown(change);
+    ASSERT_TRUE(error) << name;
+    EXPECT_EQ(error->code().value(), EBADF) << name;
+    EXPECT_NE(std::string(error->what()).find("opened read_only"), std::string::npos) << name;
+  }
+  EXPECT_EQ(thrown([&] { log.commit(31); })->code().value(), EINVAL);  // never appended
+  EXPECT_EQ(read_records(log), expected_records(1, 30));
+  log.close();
+}
+
+TEST_F(journal_read_only, recovery_changes_nothing_on_disk) {
+  {
+    auto log = journal::open(dir / "log", {.segment_size = 4096});
+    write_records(log, 1, 60);
+  }
+  auto segments = segment_files(dir / "log");
+  ASSERT_GE(segments.size(), 3u);
+  write_all(dir / "log" / "00000000000000ff.journal.tmp", "a creation a crash interrupted");
+  damage(segments[1], 64, 1, 'x');  // the middle segment's first record
+  auto before = snapshot(dir / "log");
+  {
+    // salvage would rename the later segments to *.corrupt: not read-only
+    auto log = journal::open(
+        dir / "log",
+        {.segment_size = 4096, .recovery = sluice::recovery_mode::salvage, .read_only = true});
+    auto records = read_records(log);
+    ASSERT_FALSE(records.empty());
+    EXPECT_EQ(records, expected_records(1, records.size()));
+    log.close();
+  }
+  EXPECT_EQ(open_error(dir / "log", read_only)->code().value(), EILSEQ);  // the default mode
+  EXPECT_EQ(snapshot(dir / "log"), before);
+}
+
+TEST_F(journal_read_only, a_missing_directory_is_not_created_and_an_empty_one_has_no_records) {
+  auto error = open_error(dir / "missing", read_only);
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->code().value(), ENOENT);
+  EXPECT_FALSE(std::filesystem::exists(dir / "missing"));
+
+  std::filesystem::create_directory(dir / "empty");
+  auto log = journal::open(dir / "empty", read_only);
+  EXPECT_EQ(log.first_lsn(), 1u);
+  EXPECT_EQ(log.next_lsn(), 1u);
+  EXPECT_TRUE(read_records(log).empty());
+  log.close();
+  EXPECT_TRUE(std::filesystem::is_empty(dir / "empty"));
+}
+
+// journal::open(dir) in a thread, given `seconds` to finish. A FIFO in a
+// segment's place would block a plain open for reading until a writer came:
+// if the open is still waiting then, the test opens the FIFO for writing
+// itself to let it go, and fails.
+std::optional<std::system_error> open_error_within(const std::filesystem::path& dir,
+                                                   const std::filesystem::path& fifo, int seconds) {
+  auto opening = std::async(std::launch::async, [&] { return open_error(dir); });
+  if (opening.wait_for(std::chrono::seconds(seconds)) == std::future_status::ready)
+    return opening.get();
+  ADD_FAILURE() << "journal::open blocked on the FIFO " << fifo;
+  int unblock = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);
+  auto result = opening.get();
+  if (unblock >= 0) ::close(unblock);
+  return result;
+}
+
+TEST_F(journal_segment_type, a_fifo_as_a_segment_is_refused_without_blocking) {
+  {
+    auto log = journal::open(dir / "log", {.segment_size = 4096});
+    write_records(log, 1, 30);
+  }
+  for (const auto& segment :
+       {segment_files(dir / "log").front(), segment_files(dir / "log").back()}) {
+    std::string content = read_all(segment);
+    std::filesystem::remove(segment);
+    ASSERT_EQ(::mkfifo(segment.c_str(), 0600), 0);
+    auto error = open_error_within(dir / "log", segment, 10);
+    ASSERT_TRUE(error) << segment;
+    EXPECT_EQ(error->code().value(), EINVAL);
+    EXPECT_NE(
+        std::string(error->what()).find(quoted(segment) + ": it is a FIFO, not a journal segment"),
+        std::string::npos)
+        << error->what();
+    std::filesystem::remove(segment);
+    write_all(segment, content);
+  }
+  auto log = journal::open(dir / "log", {.segment_size = 4096});
+  EXPECT_EQ(read_records(log), expected_records(1, 30));
+}
+
+TEST_F(journal_segment_type, a_directory_or_a_device_as_a_segment_is_refused) {
+  journal::open(dir / "log").close();
+  auto segment = segment_files(dir / "log").front();
+  std::filesystem::remove(segment);
+  std::filesystem::create_directory(segment);
+  auto error = open_error(dir / "log");
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->code().value(), EINVAL);
+  EXPECT_NE(std::string(error->what()).find("it is a directory"), std::string::npos)
+      << error->what();
+
+  std::filesystem::remove(segment);
+  std::filesystem::create_symlink("/dev/zero", segment);  // reads as endless zeros
+  error = open_error(dir / "log");
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->code().value(), EINVAL);
+  EXPECT_NE(std::string(error->what()).find("it is a character device"), std::string::npos)
+      << error->what();
+}
+
+}  // namespace
