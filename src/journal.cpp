@@ -101,14 +101,18 @@ void sort_spares(detail::journal_state& s, const detail::recovered_journal& foun
 }
 
 // Continues the recovered journal: in its newest segment if that ends
-// cleanly, else in a fresh one. Either way the recovered records are synced.
+// cleanly and has the current format, else in a fresh one, once the newest
+// is sealed. Either way the recovered records are synced.
 void continue_recovered(detail::journal_state& s, const detail::recovered_journal& found) {
   std::uint64_t newest = found.segments.back().number;
   file last = detail::open_segment(s.dir / detail::segment_name(newest), open_mode::open_existing);
   last.sync_data();
-  if (!found.tail_clean) {
-    last.close();
+  if (!found.tail_clean || found.tail_version < detail::journal_version) {
     start_new_segment(s, newest + 1);
+    detail::seal_segment(
+        last, found.tail_offset, found.tail_size,
+        {.next_lsn = s.next_lsn, .next_number = newest + 1, .salt = found.tail_salt});
+    last.close();
     return;
   }
   // The segment's name may still be an unsynced rename of the process that
@@ -181,8 +185,9 @@ std::uint64_t journal::append(std::span<const std::span<const std::byte>> record
   std::lock_guard lock(s.mutex);
   detail::check_usable(s, "append to journal");
   make_room(s.pending, framed);  // the only step that can fail: before any lsn is taken
-  for (std::span<const std::byte> bytes : records)
-    detail::encode_record(s.pending, s.next_lsn++, s.durable_end, bytes);
+  for (std::size_t i = 0; i < records.size(); ++i)  // all but the last: the batch goes on
+    detail::encode_record(s.pending, s.next_lsn++, s.durable_end, records[i],
+                          i + 1 < records.size());
   return s.next_lsn - 1;
 }
 

@@ -18,18 +18,16 @@
 namespace sluice::detail {
 namespace {
 
-std::uint64_t record_size_at(std::span<const std::byte> batch, std::size_t at) {
-  return framed_size(decode_record_header(batch.data() + at).length);
-}
-
-// Bytes of whole records from the front of `records` that fit in `room`.
+// Bytes of whole batches from the front of `records` that fit in `room`: a
+// batch never spans two segments, so that recovery keeps all of it or none.
 std::size_t fitting_run(std::span<const std::byte> records, std::uint64_t room) {
-  if (records.size() <= room) return records.size();
+  if (records.size() <= room) return records.size();  // whole batches: appends are
   std::size_t run = 0;
-  while (run < records.size()) {
-    std::uint64_t next = record_size_at(records, run);
-    if (run + next > room) break;
-    run += static_cast<std::size_t>(next);
+  for (std::size_t at = 0; at < records.size();) {
+    record_header header = decode_record_header(records.data() + at);
+    at += static_cast<std::size_t>(framed_size(header.length));
+    if (at > room) break;
+    if (!header.continued) run = at;
   }
   return run;
 }
@@ -43,8 +41,8 @@ void wait_for_other_syncs(journal_state& state) {
 }
 
 // Makes the tail durable, then continues in a new segment that begins with
-// record `first_lsn` of `record_bytes`.
-void rotate(journal_state& state, std::uint64_t first_lsn, std::uint64_t record_bytes) {
+// record `first_lsn`, the first of a batch of `batch_bytes`.
+void rotate(journal_state& state, std::uint64_t first_lsn, std::uint64_t batch_bytes) {
   wait_for_other_syncs(state);  // they use the tail's descriptors
   state.tail.sync_data();       // a segment's records are durable before the next segment's
   std::uint64_t number;
@@ -52,8 +50,8 @@ void rotate(journal_state& state, std::uint64_t first_lsn, std::uint64_t record_
     std::lock_guard lock(state.mutex);
     number = state.segments.back().number + 1;
   }
-  // A record larger than a segment gets one of its own, to the page end.
-  std::uint64_t needed = segment_header_size + record_bytes;
+  // A batch larger than a segment gets one of its own, to the page end.
+  std::uint64_t needed = segment_header_size + batch_bytes + seal_size;
   std::uint64_t size =
       needed <= state.options.segment_size ? state.options.segment_size : page_end(needed);
   start_segment(state, number, first_lsn, size);
@@ -191,9 +189,9 @@ void write_batch(journal_state& state, std::span<std::byte> batch) {
   std::size_t done = 0;
   while (done < batch.size()) {
     std::span<std::byte> rest = batch.subspan(done);
-    std::size_t run = fitting_run(rest, state.tail_capacity - state.tail_offset);
+    std::size_t run = fitting_run(rest, state.tail_capacity - seal_size - state.tail_offset);
     if (run == 0) {
-      rotate(state, decode_record_header(rest.data()).lsn, record_size_at(rest, 0));
+      rotate(state, decode_record_header(rest.data()).lsn, first_batch_size(rest));
       continue;
     }
     if (state.tail_salt != 0) salt_records(rest.first(run), state.tail_salt);
@@ -290,6 +288,9 @@ void start_segment(journal_state& state, std::uint64_t number, std::uint64_t fir
   }
   bool reused = next.segment.is_open();
   if (!reused) next = create_segment(state.dir, number, first_lsn, size, state.options.zero_fill);
+  if (state.tail.is_open())  // a rotation: the successor exists now, durably
+    seal_segment(state.tail, state.tail_offset, state.tail_capacity,
+                 {.next_lsn = first_lsn, .next_number = number, .salt = state.tail_salt});
   state.tail.close();
   for (file& syncer : state.syncers) syncer.close();
   bool written = next.blocks != segment_blocks::unwritten;

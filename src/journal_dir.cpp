@@ -147,7 +147,8 @@ new_segment create_segment(const std::filesystem::path& dir, std::uint64_t numbe
   temporary += ".tmp";
   file segment = file::open(temporary, {.mode = open_mode::create_new});
   segment_blocks blocks = reserve_blocks(segment, size, zero_fill);
-  segment.write_at(encode_segment_header({number, first_lsn}), 0);
+  segment.write_at(encode_segment_header({.number = number, .first_lsn = first_lsn, .size = size}),
+                   0);
   segment.sync_data();
   rename_file(temporary, final_path);
   sync_directory(dir);
@@ -163,12 +164,25 @@ file reuse_spare(const std::filesystem::path& dir, std::uint64_t spare, std::uin
     remove_file(spare_path);
     return {};
   }
-  segment.write_at(encode_segment_header({number, first_lsn, true, salt}), 0);
+  segment.write_at(
+      encode_segment_header(
+          {.number = number, .first_lsn = first_lsn, .size = size, .reused = true, .salt = salt}),
+      0);
   segment.sync_data();
   std::filesystem::path final_path = dir / segment_name(number);
   rename_file(spare_path, final_path);
   sync_directory(dir);
   return file(segment.release(), final_path.native());
+}
+
+void seal_segment(file& segment, std::uint64_t offset, std::uint64_t size, const seal_info& seal) {
+  if (offset + seal_size > size) return;
+  std::vector<std::byte> bytes = encode_seal(seal.next_lsn, seal.next_number, seal.salt);
+  // Zeros to the page end, as after a batch: a write that ends inside a
+  // page that is not cached makes the kernel read that page first.
+  bytes.resize(std::min(size, page_end(offset + seal_size)) - offset);
+  segment.write_at(bytes, offset);
+  segment.sync_data();
 }
 
 std::vector<std::pair<std::uint64_t, std::uint64_t>> read_window::data_ranges(

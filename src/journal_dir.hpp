@@ -3,6 +3,7 @@
 // and detail::sys.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <span>
@@ -72,6 +73,20 @@ new_segment create_segment(const std::filesystem::path& dir, std::uint64_t numbe
 file reuse_spare(const std::filesystem::path& dir, std::uint64_t spare, std::uint64_t number,
                  std::uint64_t first_lsn, std::uint64_t size, std::uint32_t salt);
 
+// The successor a seal names, and the salt of the segment it seals.
+struct seal_info {
+  std::uint64_t next_lsn;     // the successor's first lsn
+  std::uint64_t next_number;  // the successor's segment number
+  std::uint32_t salt;         // of the sealed segment's records
+};
+
+// Seals `segment`, `size` bytes long, whose records end at `offset`, once
+// its successor exists durably: writes the seal there (encode_seal), with
+// zeros to the page end, and fdatasyncs it, so that recovery can tell a missing newest segment from
+// a journal that ends here. A segment of an older format full to its end has no room for a seal and
+// is left as it is. Throws system_error; a failed sync poisons `segment`.
+void seal_segment(file& segment, std::uint64_t offset, std::uint64_t size, const seal_info& seal);
+
 // 1 MiB of zeros, static, to write from.
 inline constexpr std::size_t zero_block_size = std::size_t{1} << 20;
 std::span<const std::byte, zero_block_size> zero_block();
@@ -84,6 +99,8 @@ class read_window {
   read_window(file& source, std::uint64_t limit) : source_(source), limit_(limit) {}
   std::span<const std::byte> bytes(std::uint64_t offset, std::size_t n);
   std::uint64_t limit() const noexcept { return limit_; }
+  // Reads nothing at or past `limit` from now on (if below the current one).
+  void limit_to(std::uint64_t limit) noexcept { limit_ = std::min(limit_, limit); }
   // The ranges [begin, end) from `offset` to limit() that may hold non-zero
   // bytes, in order: the filesystem's SEEK_DATA and SEEK_HOLE (two lseeks a
   // range, no read), so that unwritten and sparse blocks, which read as

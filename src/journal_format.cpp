@@ -39,7 +39,8 @@ std::uint32_t record_checksum(const std::byte* header,
   return crc32c_finish(crc32c_extend(state, payload));
 }
 
-constexpr std::uint32_t reused_flag = 1;  // the one flag of a version 2 header
+constexpr std::uint32_t reused_flag = 1;           // the one flag of a version 2 or 3 header
+constexpr std::uint32_t seal_marker = 0xFFFFFFFF;  // a seal's length field
 
 // Version 1: CRC32C of bytes [0, 32). Version 2: of [0, 32), then [36, 64),
 // so that its flags are covered too.
@@ -85,7 +86,7 @@ std::string spare_name(std::uint64_t number) { return segment_name(number) + ".s
 std::vector<std::byte> encode_segment_header(const segment_header& header) {
   std::vector<std::byte> bytes(segment_header_size);
   std::memcpy(bytes.data(), magic, sizeof magic);
-  put32(&bytes[8], header.reused ? 2 : 1);
+  put32(&bytes[8], journal_version);
   put32(&bytes[12], segment_header_size);
   put64(&bytes[16], header.number);
   put64(&bytes[24], header.first_lsn);
@@ -93,6 +94,7 @@ std::vector<std::byte> encode_segment_header(const segment_header& header) {
     put32(&bytes[36], reused_flag);
     put32(&bytes[40], header.salt);
   }
+  put64(&bytes[44], header.size);
   put32(&bytes[32], header_checksum(bytes));
   return bytes;
 }
@@ -120,8 +122,13 @@ std::optional<header_problem> check_segment_header(std::span<const std::byte> by
     return header_problem{EINVAL, "bad format version or header size"};
   out.number = get64(&bytes[16]);
   out.first_lsn = get64(&bytes[24]);
+  out.size = version >= 3 ? get64(&bytes[44]) : 0;
+  out.version = version;
   out.reused = (flags & reused_flag) != 0;
   out.salt = version >= 2 ? get32(&bytes[40]) : 0;
+  if (version >= 3 && out.size < min_segment_size)
+    return header_problem{EINVAL, "segment size " + std::to_string(out.size) +
+                                      " in the header, below the 4096 bytes of any segment"};
   if (out.reused != (out.salt != 0))
     return header_problem{EINVAL, "a salt without the reused flag, or the flag without a salt"};
   if (out.number != expected_number)
@@ -132,15 +139,17 @@ std::optional<header_problem> check_segment_header(std::span<const std::byte> by
 }
 
 record_header decode_record_header(const std::byte* bytes) noexcept {
-  return {get32(bytes), get32(bytes + 4), get64(bytes + 8), get64(bytes + 16)};
+  std::uint32_t length = get32(bytes);
+  return {length & ~continued_flag, get32(bytes + 4), get64(bytes + 8), get64(bytes + 16),
+          (length & continued_flag) != 0};
 }
 
 void encode_record(std::vector<std::byte>& out, std::uint64_t lsn, std::uint64_t durable_mark,
-                   std::span<const std::byte> payload) {
+                   std::span<const std::byte> payload, bool continued) {
   std::size_t at = out.size();
   out.resize(at + static_cast<std::size_t>(framed_size(payload.size())));
   std::byte* header = out.data() + at;
-  put32(header, static_cast<std::uint32_t>(payload.size()));
+  put32(header, static_cast<std::uint32_t>(payload.size()) | (continued ? continued_flag : 0));
   put64(header + 8, lsn);
   put64(header + 16, durable_mark);
   if (!payload.empty()) std::memcpy(header + record_header_size, payload.data(), payload.size());
@@ -180,8 +189,37 @@ void salt_records(std::span<std::byte> records, std::uint32_t salt) noexcept {
   for (std::size_t at = 0; at + record_header_size <= records.size();) {
     std::byte* header = records.data() + at;
     put32(header + 4, get32(header + 4) ^ salt);
-    at += static_cast<std::size_t>(framed_size(get32(header)));
+    at += static_cast<std::size_t>(framed_size(decode_record_header(header).length));
   }
+}
+
+std::uint64_t first_batch_size(std::span<const std::byte> records) noexcept {
+  std::uint64_t size = 0;
+  while (size + record_header_size <= records.size()) {
+    record_header header = decode_record_header(records.data() + size);
+    size += framed_size(header.length);
+    if (!header.continued) break;
+  }
+  return size;
+}
+
+std::vector<std::byte> encode_seal(std::uint64_t next_lsn, std::uint64_t next_number,
+                                   std::uint32_t salt) {
+  std::vector<std::byte> bytes(seal_size);
+  put32(bytes.data(), seal_marker);
+  put64(bytes.data() + 8, next_lsn);
+  put64(bytes.data() + 16, next_number);
+  put32(bytes.data() + 4, record_checksum(bytes.data(), {}) ^ salt);
+  return bytes;
+}
+
+std::optional<std::uint64_t> decode_seal(std::span<const std::byte> bytes, std::uint64_t next_lsn,
+                                         std::uint32_t salt) noexcept {
+  if (bytes.size() < seal_size || get32(bytes.data()) != seal_marker ||
+      get64(bytes.data() + 8) != next_lsn ||
+      (get32(bytes.data() + 4) ^ salt) != record_checksum(bytes.data(), {}))
+    return std::nullopt;
+  return get64(bytes.data() + 16);
 }
 
 bool all_zero(std::span<const std::byte> bytes) noexcept {

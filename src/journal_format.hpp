@@ -12,10 +12,12 @@
 
 namespace sluice::detail {
 
-// The newest format version read and written: 2 for a segment made from a
-// spare (segment_header::reused), 1 otherwise, so that a journal that never
-// reuses a segment stays readable by a sluice that knows only version 1.
-inline constexpr std::uint32_t journal_version = 2;
+// The format version every new segment is written with, and the newest
+// read. Version 3 records each segment's size in its header, marks the
+// records of a batch (record_header::continued) and seals a segment once
+// its successor exists (encode_seal); versions 1 and 2 (a segment made from
+// a spare) are still read, and never written into again.
+inline constexpr std::uint32_t journal_version = 3;
 inline constexpr std::size_t segment_header_size = 64;
 inline constexpr std::size_t record_header_size = 24;
 inline constexpr std::uint64_t max_record_payload = std::uint64_t{64} << 20;
@@ -49,12 +51,17 @@ parsed_entry parse_entry(std::string_view name);
 struct segment_header {
   std::uint64_t number;
   std::uint64_t first_lsn;
+  // Bytes the segment was made with, its file size for good: every segment
+  // is sized before its header is written. Version 3; 0 in older versions,
+  // which do not say.
+  std::uint64_t size = 0;
+  std::uint32_t version = journal_version;
   // Made from a spare: the bytes after its records may hold records of the
-  // file's earlier lives. Written as version 2.
+  // file's earlier lives (flag bit 0, from version 2 on).
   bool reused = false;
-  // Version 2: XORed into the checksum of each of its records, so that the
-  // records of the file's earlier lives (another salt, or none) never
-  // validate. Non-zero; 0 in version 1.
+  // Of a reused segment: XORed into the checksum of each of its records, so
+  // that the records of the file's earlier lives (another salt, or none)
+  // never validate. Non-zero there, 0 elsewhere.
   std::uint32_t salt = 0;
 };
 
@@ -75,11 +82,18 @@ std::optional<header_problem> check_segment_header(std::span<const std::byte> by
                                                    segment_header& out);
 
 struct record_header {
-  std::uint32_t length;
+  std::uint32_t length;  // of the payload
   std::uint32_t checksum;
   std::uint64_t lsn;
   std::uint64_t durable_mark;  // records below this lsn were durable at write time
+  // The next record belongs to the same batch (journal::append of several
+  // records): the top bit of the length field on disk. A batch is whole
+  // when its last record, the first without the flag, is.
+  bool continued = false;
 };
+
+// The top bit of a record's length field: record_header::continued.
+inline constexpr std::uint32_t continued_flag = std::uint32_t{1} << 31;
 
 record_header decode_record_header(const std::byte* bytes) noexcept;
 
@@ -93,10 +107,29 @@ constexpr std::uint64_t framed_size(std::uint64_t payload_size) noexcept {
 void salt_records(std::span<std::byte> records, std::uint32_t salt) noexcept;
 
 // Appends the framed record (header, then payload: framed_size() bytes) to
-// `out`. Allocates, and so can throw bad_alloc,
-// only when `out` lacks the capacity for it.
+// `out`, marked `continued` if the next record belongs to the same batch.
+// Allocates, and so can throw bad_alloc, only when `out` lacks the
+// capacity for it.
 void encode_record(std::vector<std::byte>& out, std::uint64_t lsn, std::uint64_t durable_mark,
-                   std::span<const std::byte> payload);
+                   std::span<const std::byte> payload, bool continued = false);
+
+// The bytes of the first batch of `records` (whole records, back to back):
+// up to and including its first record not marked continued.
+std::uint64_t first_batch_size(std::span<const std::byte> records) noexcept;
+
+// A seal: what a segment holds right after its last record once its
+// successor exists (docs/journal-format.md), so that a missing newest
+// segment shows. A record header in form: the length field all ones (never
+// a valid record), the lsn the successor starts with, the successor's
+// segment number in place of the durable mark, and a checksum like a
+// record's, with the segment's salt.
+inline constexpr std::size_t seal_size = record_header_size;
+std::vector<std::byte> encode_seal(std::uint64_t next_lsn, std::uint64_t next_number,
+                                   std::uint32_t salt);
+// The successor's segment number if `bytes` (seal_size of them) are the
+// seal of a segment whose records end just before, with lsn `next_lsn`.
+std::optional<std::uint64_t> decode_seal(std::span<const std::byte> bytes, std::uint64_t next_lsn,
+                                         std::uint32_t salt) noexcept;
 
 // Which record a reader looks for at an offset: the one with lsn `lsn`
 // (a scan or a cursor), or with `beyond` any record whose lsn is above `lsn`

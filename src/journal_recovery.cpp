@@ -50,16 +50,19 @@ struct scan_result {
 };
 
 // Follows the valid records of a segment, whose checksums carry `salt`,
-// from its header on.
+// from its header on, and returns where the last whole batch ends: the
+// valid records of a batch whose last record is not are cut with it.
 scan_result scan_records(read_window& window, std::uint64_t lsn, std::uint32_t salt) {
   std::uint64_t offset = segment_header_size;
+  scan_result whole{offset, lsn};
   for (;;) {
     record_read record = read_record(window, offset, {.lsn = lsn, .salt = salt});
     if (record.status != record_status::valid) break;
     offset += record.size();
     ++lsn;
+    if (!record.header.continued) whole = {offset, lsn};
   }
-  return {offset, lsn};
+  return whole;
 }
 
 // A segment open for reading through one window over all of it. Held by
@@ -77,16 +80,41 @@ struct checked_segment {
   std::filesystem::path path;
   segment_info info;
   std::uint32_t salt = 0;           // of its records' checksums
+  std::uint32_t version = 0;        // of its format
+  std::uint64_t made_size = 0;      // in its header (version 3), else 0
+  bool resized = false;             // salvage: not the size it was made with, now restored
   std::optional<scan_result> scan;  // only if reached and read
   std::exception_ptr scan_failed;   // a failed read, reported once reached
 };
 
+// Throws EILSEQ if `segment`, read through `window`, is not the size its
+// header says it was made with (`made`, version 3), unless salvaging; then
+// marks it resized, so that the journal does not go on in it, reads nothing
+// past `made` and gives it back that size through `changes`.
+void check_size(checked_segment& segment, read_window& window, std::uint64_t made,
+                recovery_mode mode, const recovery_changes& changes) {
+  std::uint64_t size = window.limit();
+  if (made == 0 || size == made) return;
+  if (mode != recovery_mode::salvage)
+    throw_corrupt(
+        segment.path, std::min(size, made),
+        "the segment is " + std::to_string(size) + " bytes but was made " + std::to_string(made) +
+            " bytes long: " + (size < made ? "it was cut short" : "bytes were added to it"));
+  segment.resized = true;
+  window.limit_to(made);
+  changes.restore_size(segment.path, made);
+}
+
 // Opens segment `number` of `dir` into `reader` (replacing what it held)
-// and checks its header. Throws std::system_error naming the segment
-// (EINVAL, EPROTONOSUPPORT) or the errno of a failed open, stat or read.
+// and checks its header and its size. Throws std::system_error naming the
+// segment (EINVAL, EPROTONOSUPPORT, EILSEQ for a size that changed) or the
+// errno of a failed open, stat or read.
 checked_segment open_checked_segment(const std::filesystem::path& dir, std::uint64_t number,
-                                     std::unique_ptr<segment_reader>& reader) {
-  checked_segment segment{dir / segment_name(number), {number, 0}, 0, {}, {}};
+                                     std::unique_ptr<segment_reader>& reader, recovery_mode mode,
+                                     const recovery_changes& changes) {
+  checked_segment segment;
+  segment.path = dir / segment_name(number);
+  segment.info = {number, 0};
   reader.reset();  // the previous reader and its buffer go first
   reader = std::make_unique<segment_reader>(segment.path);
   segment_header header{};
@@ -98,6 +126,9 @@ checked_segment open_checked_segment(const std::filesystem::path& dir, std::uint
   segment.info.first_lsn = header.first_lsn;
   segment.info.reused = header.reused;
   segment.salt = header.salt;
+  segment.version = header.version;
+  segment.made_size = header.size;
+  check_size(segment, reader->window, header.size, mode, changes);
   return segment;
 }
 
@@ -210,13 +241,36 @@ void check_reused_tail(const checked_segment& segment, read_window& window, reco
                   "record " + std::to_string(scan.next_lsn) + " is torn or corrupt");
 }
 
+// Throws EILSEQ if the newest segment, read through `window`, was sealed:
+// its successor, which held the records from the seal's lsn on, existed
+// and is gone. Salvage keeps the records before and goes on after them.
+// Returns whether it was sealed.
+bool check_not_sealed(const checked_segment& segment, read_window& window, recovery_mode mode) {
+  const scan_result& scan = *segment.scan;
+  std::optional<std::uint64_t> successor =
+      decode_seal(window.bytes(scan.end_offset, seal_size), scan.next_lsn, segment.salt);
+  if (successor && mode != recovery_mode::salvage)
+    throw_corrupt(segment.path, scan.end_offset,
+                  "segment " + segment_name(*successor) +
+                      " is missing: this segment was sealed once it existed, and the records "
+                      "from lsn " +
+                      std::to_string(scan.next_lsn) + " on went there");
+  return successor.has_value();
+}
+
 // Checks what follows the last valid record of the newest segment, read
 // through `window`.
 void check_tail(const checked_segment& segment, read_window& window, recovery_mode mode,
                 recovered_journal& out) {
   const scan_result& scan = *segment.scan;
   out.tail_offset = scan.end_offset;
-  out.tail_size = window.limit();
+  out.tail_size = segment.made_size != 0 ? segment.made_size : window.limit();
+  out.tail_version = segment.version;
+  out.tail_salt = segment.salt;
+  if (check_not_sealed(segment, window, mode) || segment.resized) {  // salvage: a fresh segment
+    out.tail_clean = false;
+    return;
+  }
   if (segment.info.reused) {
     out.tail_clean = false;  // continued in a fresh segment
     return check_reused_tail(segment, window, mode);
@@ -249,6 +303,14 @@ void recovery_changes::set_aside(std::uint64_t segment_number) {
   set_aside_any_ = true;
 }
 
+void recovery_changes::restore_size(const std::filesystem::path& path, std::uint64_t size) const {
+  if (!allowed_) return;
+  file segment = open_segment(path, open_mode::open_existing);
+  segment.resize(size);
+  segment.sync_data();
+  segment.close();
+}
+
 void recovery_changes::finish() const {
   if (set_aside_any_) sync_directory(dir_);
 }
@@ -277,10 +339,10 @@ recovered_journal recover_journal(const std::filesystem::path& dir, recovery_mod
       break;
     }
     if (!reaching) {
-      segments.push_back(open_checked_segment(dir, numbers[i], beyond));
+      segments.push_back(open_checked_segment(dir, numbers[i], beyond, mode, changes));
       continue;
     }
-    checked_segment segment = open_checked_segment(dir, numbers[i], beyond);
+    checked_segment segment = open_checked_segment(dir, numbers[i], beyond, mode, changes);
     if (i > 0 && segments.back().scan->next_lsn != segment.info.first_lsn) {
       reaching = false;  // the segment before is cut: recovery ends there
       segments.push_back(std::move(segment));

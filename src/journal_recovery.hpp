@@ -28,20 +28,26 @@ struct recovered_journal {
   // (zeros written ahead, zero_fill, zeroed by the disk), as far as the
   // filesystem reports them as data; tail_offset if none.
   std::uint64_t tail_zeroed = 0;
+  std::uint32_t tail_version = 0;     // the newest segment's format version
+  std::uint32_t tail_salt = 0;        // and its records' salt
   std::vector<std::uint64_t> spares;  // the numbers of the *.journal.spare files
 };
 
 // What recovery may change in the journal's directory: a writer's recovery
 // removes *.tmp leftovers and, in salvage mode, renames the segments past a
-// corruption to *.corrupt, then syncs the directory; a read-only journal's
-// changes nothing (each call does nothing). Throws system_error.
+// corruption to *.corrupt, then syncs the directory, and gives a segment
+// whose size changed its size back; a read-only journal's changes nothing
+// (each call does nothing). Throws system_error.
 class recovery_changes {
  public:
   recovery_changes(std::filesystem::path dir, bool allowed)
       : dir_(std::move(dir)), allowed_(allowed) {}
   void remove_leftover(const std::string& name) const;
   void set_aside(std::uint64_t segment_number);  // renames it to <name>.corrupt
-  void finish() const;                           // syncs the directory if any was set aside
+  // Gives segment `path` back the size it was made with (ftruncate, then
+  // fdatasync): what was cut off reads as zeros, what was added is gone.
+  void restore_size(const std::filesystem::path& path, std::uint64_t size) const;
+  void finish() const;  // syncs the directory if any was set aside
 
  private:
   std::filesystem::path dir_;

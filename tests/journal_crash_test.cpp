@@ -7,10 +7,11 @@
 // latest renames and unlinks not yet covered by a directory fsync may be
 // undone, newest first. Recovery must then give exactly a run of the
 // appended records, from no later than any truncate_before() allowed, that
-// holds every record whose commit had returned and ends at the last one
-// appended or earlier — and after writing on from there and reopening, still
-// such a run. Size changes are treated as durable at once: the journal makes
-// every one durable (fdatasync of a .tmp segment) before using it.
+// holds every record whose commit had returned, ends at the last one
+// appended or earlier, and holds each batch (half the groups are appended
+// by one append() call) whole or not at all — and after writing on from
+// there and reopening, still such a run. Size changes are treated as durable at once: the journal
+// makes every one durable (fdatasync of a .tmp segment) before using it.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -40,6 +41,9 @@ constexpr std::size_t sector = 512;
 struct workload_result {
   std::vector<recorded_op> ops;
   std::vector<std::string> by_lsn;  // by_lsn[lsn] is what append(lsn) took
+  // ends_batch[lsn]: the record was the last of its append() call, a batch
+  // of one or more; ends_batch[0] too (nothing before lsn 1).
+  std::vector<bool> ends_batch;
 };
 
 std::string record_text(std::mt19937_64& random, std::uint64_t seed) {
@@ -61,14 +65,40 @@ void maybe_truncate(journal& log, recording_sys& recorder, int truncate_every, i
   log.truncate_before(last - kept);
 }
 
+// What the workload's threads appended, by lsn, and which lsns end a batch.
+struct appended_records {
+  std::mutex mutex;  // lsn order and the maps agree
+  std::map<std::uint64_t, std::string> by_lsn;
+  std::map<std::uint64_t, bool> ends_batch;
+};
+
+// Appends `texts` as one batch (journal::append of several records) or one
+// record at a time; returns the last lsn.
+std::uint64_t append_group(journal& log, appended_records& appended,
+                           const std::vector<std::string>& texts, bool as_batch) {
+  std::vector<std::span<const std::byte>> spans;
+  for (const std::string& text : texts) spans.push_back(bytes_of(text));
+  std::lock_guard lock(appended.mutex);
+  std::uint64_t last = 0;
+  for (std::size_t i = 0; i < spans.size(); i += as_batch ? spans.size() : 1) {
+    std::size_t count = as_batch ? spans.size() : 1;
+    last = log.append(std::span(spans).subspan(i, count));
+    for (std::size_t k = 0; k < count; ++k) {
+      appended.by_lsn[last - count + 1 + k] = texts[i + k];
+      appended.ends_batch[last - count + 1 + k] = k + 1 == count;
+    }
+  }
+  return last;
+}
+
 // `threads` threads each append `per_thread` records in groups of one to
-// four, committing the last of each group; thread 0 may also truncate.
+// four, half of the groups as one batch, committing the last of each
+// group; thread 0 may also truncate.
 workload_result run_workload(const std::filesystem::path& dir, journal_options options, int threads,
                              int per_thread, int truncate_every, bool zero_by_disk,
                              std::uint64_t seed) {
   workload_result out;
-  std::mutex mutex;
-  std::map<std::uint64_t, std::string> appended;
+  appended_records appended;
   recording_sys recorder(zero_by_disk);
   {
     auto log = journal::open(dir, options);
@@ -77,14 +107,11 @@ workload_result run_workload(const std::filesystem::path& dir, journal_options o
       workers.emplace_back([&, t] {
         std::mt19937_64 random(seed * 1000 + static_cast<std::uint64_t>(t));
         for (int done = 0, commits = 1; done < per_thread; ++commits) {
-          int group = 1 + static_cast<int>(random() % 4);
-          std::uint64_t last = 0;
-          for (int k = 0; k < group && done < per_thread; ++k, ++done) {
-            std::string text = record_text(random, random());
-            std::lock_guard lock(mutex);  // lsn order and the map agree
-            last = log.append(bytes_of(text));
-            appended[last] = std::move(text);
-          }
+          int group = std::min(1 + static_cast<int>(random() % 4), per_thread - done);
+          std::vector<std::string> texts;
+          for (int k = 0; k < group; ++k) texts.push_back(record_text(random, random()));
+          std::uint64_t last = append_group(log, appended, texts, random() % 2 == 0);
+          done += group;
           log.commit(last);
           recorder.ack(last);
           if (t == 0)
@@ -95,8 +122,10 @@ workload_result run_workload(const std::filesystem::path& dir, journal_options o
     log.close();
   }
   out.ops = recorder.ops();
-  out.by_lsn.resize(appended.size() + 1);
-  for (auto& [lsn, text] : appended) out.by_lsn.at(lsn) = std::move(text);
+  out.by_lsn.resize(appended.by_lsn.size() + 1);
+  out.ends_batch.assign(appended.by_lsn.size() + 1, true);
+  for (auto& [lsn, text] : appended.by_lsn) out.by_lsn.at(lsn) = std::move(text);
+  for (auto [lsn, ends] : appended.ends_batch) out.ends_batch.at(lsn) = ends;
   return out;
 }
 
@@ -254,9 +283,10 @@ void materialize(const std::filesystem::path& dir,
 }
 
 // Checks that `records`, read from lsn `first`, are appended records
-// `first`, `first` + 1, ... up to the last one committed at least. A crash
-// may undo the unlinks of truncate_before(), so the run may start anywhere
-// up to the largest lsn truncated before.
+// `first`, `first` + 1, ... up to the last one committed at least, and whole
+// batches: a batch is kept whole or not at all. A crash may undo the
+// unlinks of truncate_before(), so the run may start anywhere up to the
+// largest lsn truncated before (a segment's first, which starts a batch).
 void check_run(const std::vector<read_record>& records, std::uint64_t first,
                const workload_result& work, const history_point& point, const std::string& where) {
   ASSERT_GE(first, 1u) << where;
@@ -264,6 +294,8 @@ void check_run(const std::vector<read_record>& records, std::uint64_t first,
   std::uint64_t end = first + records.size();  // the next lsn
   ASSERT_GT(end, point.acked) << where << ": a committed record was lost";
   ASSERT_LE(end, work.by_lsn.size()) << where << ": more records than were appended";
+  ASSERT_TRUE(work.ends_batch[first - 1]) << where << ": the run starts inside a batch";
+  ASSERT_TRUE(work.ends_batch[end - 1]) << where << ": the run ends inside a batch, at " << end;
   for (std::size_t i = 0; i < records.size(); ++i)
     ASSERT_EQ(records[i], (read_record{first + i, work.by_lsn[first + i]})) << where;
 }

@@ -237,6 +237,7 @@ TEST_F(journal_fault, the_default_writes_zeros_ahead_of_its_records) {
         zeroed = header;
         continue;
       }
+      if (write.requested < record) continue;  // the seal of a segment that has a successor
       std::uint64_t end = static_cast<std::uint64_t>(write.offset) + record;
       std::uint64_t expected =
           end <= zeroed ? record : std::min(segment, end + ahead) - write.offset;
@@ -472,6 +473,33 @@ TEST_F(journal_fault, a_failure_creating_the_next_segment_poisons_and_recovery_c
   expect_clean_prefix(records);
 }
 
+// The seal is written into the old segment once its successor exists: its
+// failure poisons the journal like any failed write, and the successor,
+// durable already, stays the newest segment, empty.
+TEST_F(journal_fault, a_failed_seal_poisons_and_recovery_keeps_every_record) {
+  fake_sys fake;
+  auto log = journal::open(dir.path(), {.segment_size = 4096});
+  int renames = fake.calls(call::rename);
+  bool failed = false;
+  fake.on_pwritev([&](int, std::size_t) {
+    if (failed || fake.calls(call::rename) == renames) return transfer_action{};
+    failed = true;  // the first write after the successor's rename: the seal
+    return transfer_action{transfer_action::fail, EIO};
+  });
+  std::optional<std::system_error> e;
+  std::uint64_t i = 1;
+  for (; i < 100 && !e; ++i) e = thrown([&] { log.write(bytes_of(payload(i))); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EIO);
+  EXPECT_NE(error_text(e).find("0000000000000001.journal"), std::string::npos) << e->what();
+  expect_poisoned(log, EIO);
+  auto again = journal::open(dir.path(), {.segment_size = 4096});
+  EXPECT_EQ(segment_files(dir.path()).size(), 2u);
+  auto records = read_records(again);
+  EXPECT_GE(records.size(), i - 2);  // every record whose write returned
+  expect_clean_prefix(records);
+}
+
 // A truncate_before() that fails part way leaves the journal its segments
 // still on disk: a later one goes on from there and no gap opens in their
 // numbers, which would make the journal fail to reopen.
@@ -516,7 +544,7 @@ TEST_F(journal_fault, a_spare_whose_directory_sync_failed_is_not_reused) {
        segment_files(dir.path()).size() == segments; ++last)
     write_records(log, last, last);
   std::string newest = read_all(segment_files(dir.path()).back());
-  EXPECT_EQ(little_endian(newest, 8, 4), 1u);  // a fresh segment, not the spare
+  EXPECT_EQ(little_endian(newest, 36, 4), 0u);  // a fresh segment, not the spare
   log.close();
   auto again = journal::open(dir.path(), options);
   EXPECT_EQ(read_records(again, again.first_lsn()), expected_records(again.first_lsn(), last - 1));

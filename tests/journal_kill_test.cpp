@@ -91,24 +91,17 @@ TEST_F(journal_kill, sigkill_at_random_moments_loses_no_acknowledged_record) {
   std::uint64_t acknowledged = 0;
   constexpr int rounds = 25;
   for (int round = 0; round < rounds; ++round) {
-    int fds[2];
-    ASSERT_EQ(::pipe(fds), 0);
-    pid_t pid = ::fork();
+    auto [pid, from_child] = fork_child([&](int acks) { child(dir / "log", acks); });
     ASSERT_GE(pid, 0);
-    if (pid == 0) {
-      ::close(fds[0]);
-      child(dir / "log", fds[1]);
-    }
-    ::close(fds[1]);
     auto lifetime = std::chrono::milliseconds(2 + random() % 40);
-    acknowledged = drain(fds[0], acknowledged, std::chrono::steady_clock::now() + lifetime);
+    acknowledged = drain(from_child, acknowledged, std::chrono::steady_clock::now() + lifetime);
     ::kill(pid, SIGKILL);
     int status = 0;
     ASSERT_EQ(::waitpid(pid, &status, 0), pid);
     ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
         << "round " << round << ": the child died on its own, status " << status;
-    acknowledged = drain(fds[0], acknowledged, std::nullopt);
-    ::close(fds[0]);
+    acknowledged = drain(from_child, acknowledged, std::nullopt);
+    ::close(from_child);
 
     auto log = journal::open(dir / "log", kill_options);
     auto records = read_records(log);

@@ -114,18 +114,11 @@ TEST_F(journal_lock, a_holder_not_in_proc_locks_is_still_refused_with_a_clear_me
 
 TEST_F(journal_lock, a_writer_killed_with_sigkill_leaves_no_lock_behind) {
   for (int round = 0; round < 3; ++round) {
-    int fds[2];
-    ASSERT_EQ(::pipe(fds), 0);
-    pid_t pid = ::fork();
+    auto [pid, from_child] = fork_child([&](int ready) { hold_journal(dir / "log", ready, 10); });
     ASSERT_GE(pid, 0);
-    if (pid == 0) {
-      ::close(fds[0]);
-      hold_journal(dir / "log", fds[1], 10);
-    }
-    ::close(fds[1]);
     char ready = 0;
-    ASSERT_EQ(::read(fds[0], &ready, 1), 1) << "round " << round << ": the child failed";
-    ::close(fds[0]);
+    ASSERT_EQ(::read(from_child, &ready, 1), 1) << "round " << round << ": the child failed";
+    ::close(from_child);
 
     auto error = open_error(dir / "log");
     EXPECT_TRUE(error) << "round " << round << ": a second writer opened beside the first";

@@ -43,8 +43,9 @@ ino_t inode_of(const std::filesystem::path& path) {
   return info.st_ino;
 }
 
-std::uint64_t version_of(const std::filesystem::path& segment) {
-  return little_endian(read_all(segment), 8, 4);
+// Whether `segment`'s header has the reused flag: it was made from a spare.
+bool made_from_spare(const std::filesystem::path& segment) {
+  return little_endian(read_all(segment), 36, 4) == 1;
 }
 
 // Writes records 1 to kept_from - 1 (several segments) into `log` in `dir`, then
@@ -66,8 +67,8 @@ std::uint64_t write_until_rotation(journal& log, const std::filesystem::path& di
   return lsn - 1;
 }
 
-// Writes `header` (64 bytes, version 2) over the header of `segment`, with
-// its checksum recomputed.
+// Writes `header` (64 bytes, version 2 or 3) over the header of `segment`,
+// with its checksum recomputed.
 void write_v2_header(const std::filesystem::path& segment, std::string header) {
   std::uint32_t crc = reference_crc32c(header.substr(0, 32) + header.substr(36));
   for (int i = 0; i < 4; ++i) header[32 + i] = static_cast<char>(crc >> (8 * i));
@@ -85,8 +86,7 @@ TEST_F(journal_reuse, truncate_keeps_one_spare_and_the_next_segment_is_made_from
   EXPECT_TRUE(spare_files(dir.path()).empty());
   auto newest = segment_files(dir.path()).back();
   EXPECT_EQ(inode_of(newest), spare_inode);
-  EXPECT_EQ(version_of(newest), 2u);
-  EXPECT_EQ(little_endian(read_all(newest), 36, 4), 1u);  // the reused flag
+  EXPECT_TRUE(made_from_spare(newest));
   // Its earlier life's records are still there, past the new ones.
   std::string new_bytes = read_all(newest);
   EXPECT_EQ(new_bytes.substr(4096), old_bytes.substr(4096));
@@ -97,8 +97,8 @@ TEST_F(journal_reuse, truncate_keeps_one_spare_and_the_next_segment_is_made_from
   EXPECT_EQ(again.next_lsn(), last + 1);
 }
 
-// A version 2 header is checksummed over everything but its checksum, so
-// that its flags and salt are covered too; the salt is XORed into the
+// A version 3 header is checksummed over everything but its checksum, so
+// that its flags, salt and size are covered too; the salt is XORed into the
 // checksum of each record of the segment.
 TEST_F(journal_reuse, a_reused_segment_holds_exactly_the_documented_bytes) {
   auto log = journal::open(dir.path(), reusing);
@@ -107,13 +107,14 @@ TEST_F(journal_reuse, a_reused_segment_holds_exactly_the_documented_bytes) {
   std::string bytes = read_all(segment_files(dir.path()).back());
   std::string header = bytes.substr(0, 64);
   EXPECT_EQ(header.substr(0, 8), "SLUICEJL");
-  EXPECT_EQ(little_endian(header, 8, 4), 2u);
+  EXPECT_EQ(little_endian(header, 8, 4), 3u);
   EXPECT_EQ(little_endian(header, 12, 4), 64u);
   EXPECT_EQ(little_endian(header, 24, 8), last);  // first lsn: the record that rotated
   EXPECT_EQ(little_endian(header, 36, 4), 1u);    // reused
   std::uint64_t salt = little_endian(header, 40, 4);
   EXPECT_NE(salt, 0u);
-  EXPECT_EQ(header.substr(44), std::string(20, '\0'));
+  EXPECT_EQ(little_endian(header, 44, 8), reusing.segment_size);
+  EXPECT_EQ(header.substr(52), std::string(12, '\0'));
   EXPECT_EQ(little_endian(header, 32, 4),
             reference_crc32c(header.substr(0, 32) + header.substr(36)));
   std::string_view record(bytes.data() + 64, 24 + payload(last).size());
@@ -156,7 +157,7 @@ TEST_F(journal_reuse, corruption_before_durable_records_of_a_reused_segment_is_a
     write_records(log, last - 4, last);
   }
   auto newest = segment_files(dir.path()).back();
-  ASSERT_EQ(version_of(newest), 2u);
+  ASSERT_TRUE(made_from_spare(newest));
   auto at = read_all(newest).find(payload(last - 2));
   damage(newest, at + 1, 1, '\x55');
   auto e = thrown([&] { journal::open(dir.path(), reusing); });
@@ -230,11 +231,11 @@ TEST_F(journal_reuse, an_open_cursor_keeps_the_spare_from_being_reused) {
   ASSERT_EQ(spare_files(dir.path()).size(), 1u);
   std::uint64_t last = write_until_rotation(log, dir.path(), kept_from);
   EXPECT_EQ(spare_files(dir.path()).size(), 1u);  // kept for later
-  EXPECT_EQ(version_of(segment_files(dir.path()).back()), 1u);
+  EXPECT_FALSE(made_from_spare(segment_files(dir.path()).back()));
   cursor.reset();
   write_until_rotation(log, dir.path(), last + 1);
   EXPECT_TRUE(spare_files(dir.path()).empty());
-  EXPECT_EQ(version_of(segment_files(dir.path()).back()), 2u);
+  EXPECT_TRUE(made_from_spare(segment_files(dir.path()).back()));
 }
 
 TEST_F(journal_reuse, without_the_option_spares_are_removed_at_open) {
@@ -277,7 +278,7 @@ TEST_F(journal_reuse, a_spare_numbered_above_the_oldest_segment_is_removed) {
   auto log = journal::open(dir.path(), reusing);
   EXPECT_TRUE(spare_files(dir.path()).empty());
   std::uint64_t last = write_until_rotation(log, dir.path(), kept_from);
-  EXPECT_EQ(version_of(segment_files(dir.path()).back()), 1u);
+  EXPECT_FALSE(made_from_spare(segment_files(dir.path()).back()));
   EXPECT_EQ(read_records(log, kept_from), expected_records(kept_from, last));
 }
 
@@ -293,7 +294,7 @@ TEST_F(journal_reuse, a_spare_of_another_size_is_removed_not_reused) {
   std::uint64_t last = write_until_rotation(log, dir.path(), kept_from);
   EXPECT_TRUE(spare_files(dir.path()).empty());
   auto newest = segment_files(dir.path()).back();
-  EXPECT_EQ(version_of(newest), 1u);
+  EXPECT_FALSE(made_from_spare(newest));
   EXPECT_EQ(size_on_disk(newest), 16384u);
   EXPECT_EQ(read_records(log, kept_from), expected_records(kept_from, last));
 }
@@ -341,10 +342,10 @@ TEST_F(journal_reuse, a_segment_for_an_oversized_record_leaves_the_spare) {
   std::string big = pattern(20000, 7);
   std::uint64_t lsn = log.write(bytes_of(big));
   EXPECT_EQ(spare_files(dir.path()).size(), 1u);
-  EXPECT_EQ(version_of(segment_files(dir.path()).back()), 1u);
+  EXPECT_FALSE(made_from_spare(segment_files(dir.path()).back()));
   write_until_rotation(log, dir.path(), lsn + 1);
   EXPECT_TRUE(spare_files(dir.path()).empty());
-  EXPECT_EQ(version_of(segment_files(dir.path()).back()), 2u);
+  EXPECT_TRUE(made_from_spare(segment_files(dir.path()).back()));
 }
 
 }  // namespace

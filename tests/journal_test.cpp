@@ -212,12 +212,15 @@ TEST_F(journal_basic, segments_hold_exactly_the_documented_bytes) {
   std::string bytes = read_all(segment);
   ASSERT_EQ(bytes.size(), 8192u);  // preallocated, the size fixed from the start
   EXPECT_EQ(bytes.substr(0, 8), "SLUICEJL");
-  EXPECT_EQ(little_endian(bytes, 8, 4), 1u);    // version
+  EXPECT_EQ(little_endian(bytes, 8, 4), 3u);    // version
   EXPECT_EQ(little_endian(bytes, 12, 4), 64u);  // header size
   EXPECT_EQ(little_endian(bytes, 16, 8), 1u);   // segment number
   EXPECT_EQ(little_endian(bytes, 24, 8), 1u);   // first lsn
-  EXPECT_EQ(little_endian(bytes, 32, 4), reference_crc32c(bytes.substr(0, 32)));
-  EXPECT_EQ(bytes.substr(36, 28), std::string(28, '\0'));
+  EXPECT_EQ(little_endian(bytes, 32, 4),
+            reference_crc32c(bytes.substr(0, 32) + bytes.substr(36, 28)));
+  EXPECT_EQ(bytes.substr(36, 8), std::string(8, '\0'));  // flags and salt: not reused
+  EXPECT_EQ(little_endian(bytes, 44, 8), 8192u);         // the segment's size
+  EXPECT_EQ(bytes.substr(52, 12), std::string(12, '\0'));
   std::string_view record(bytes.data() + 64, 24 + 5);
   EXPECT_EQ(little_endian(record, 0, 4), 5u);   // length
   EXPECT_EQ(little_endian(record, 8, 8), 1u);   // lsn
@@ -226,6 +229,37 @@ TEST_F(journal_basic, segments_hold_exactly_the_documented_bytes) {
   EXPECT_EQ(little_endian(record, 4, 4), reference_crc32c(covered));
   EXPECT_EQ(record.substr(24), "hello");
   EXPECT_EQ(bytes.substr(64 + 29), std::string(8192 - 64 - 29, '\0'));
+}
+
+// The records of a batch but its last carry the top bit of their length
+// field; a segment whose successor exists is sealed right after its last
+// record.
+TEST_F(journal_basic, batches_and_seals_hold_exactly_the_documented_bytes) {
+  std::string filler = pattern(4000, 9);
+  {
+    auto log = journal::open(dir.path(), {.segment_size = 4096});
+    std::span<const std::byte> batch[] = {bytes_of("ab"), bytes_of("cd")};
+    log.commit(log.append(batch));  // lsns 1 and 2
+    log.write(bytes_of(filler));    // lsn 3: 4024 bytes do not fit after 116, nor in 4096
+  }
+  auto segments = segment_files(dir.path());
+  ASSERT_EQ(segments.size(), 2u);
+  std::string bytes = read_all(segments[0]);
+  std::string_view first(bytes.data() + 64, 26), second(bytes.data() + 90, 26);
+  EXPECT_EQ(little_endian(first, 0, 4), 2u | 0x80000000u);  // continued: lsn 2 follows
+  EXPECT_EQ(little_endian(first, 8, 8), 1u);
+  std::string covered = std::string(first.substr(0, 4)) + std::string(first.substr(8));
+  EXPECT_EQ(little_endian(first, 4, 4), reference_crc32c(covered));  // the flag is covered
+  EXPECT_EQ(little_endian(second, 0, 4), 2u);                        // the batch's last
+  EXPECT_EQ(little_endian(second, 8, 8), 2u);
+  std::string_view seal(bytes.data() + 116, 24);
+  EXPECT_EQ(little_endian(seal, 0, 4), 0xFFFFFFFFu);
+  EXPECT_EQ(little_endian(seal, 8, 8), 3u);   // the successor's first lsn
+  EXPECT_EQ(little_endian(seal, 16, 8), 2u);  // the successor's number
+  covered = std::string(seal.substr(0, 4)) + std::string(seal.substr(8));
+  EXPECT_EQ(little_endian(seal, 4, 4), reference_crc32c(covered));
+  EXPECT_EQ(bytes.substr(140), std::string(4096 - 140, '\0'));
+  EXPECT_EQ(little_endian(read_all(segments[1]), 24, 8), 3u);
 }
 
 // --- recovery ------------------------------------------------------------------
@@ -428,7 +462,7 @@ TEST_F(journal_bad_input, a_wrong_magic_is_refused) {
 TEST_F(journal_bad_input, a_future_format_version_is_refused) {
   { journal::open(dir.path()).close(); }
   auto segment = segment_files(dir.path()).front();
-  damage(segment, 8, 1, '\x03');  // version 3
+  damage(segment, 8, 1, '\x04');  // version 4
   auto e = thrown([&] { journal::open(dir.path()); });
   ASSERT_TRUE(e);
   EXPECT_EQ(e->code().value(), EPROTONOSUPPORT);

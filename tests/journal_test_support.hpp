@@ -2,6 +2,7 @@
 #pragma once
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -89,6 +90,27 @@ inline std::uint64_t little_endian(std::string_view bytes, std::size_t at, std::
   for (std::size_t i = n; i-- > 0;)
     value = (value << 8) | static_cast<unsigned char>(bytes[at + i]);
   return value;
+}
+
+// A child process: fork_child(body) runs body(write_end) in the child, which
+// must not return (it ends with _exit), and gives the parent the child's pid
+// and the read end of a pipe from it. pid is -1 if the pipe or fork failed.
+struct child_process {
+  pid_t pid;
+  int from_child;
+};
+template <class Body>
+child_process fork_child(Body body) {
+  int fds[2];
+  if (::pipe(fds) != 0) return {-1, -1};
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    ::close(fds[0]);
+    body(fds[1]);
+  }
+  ::close(fds[1]);
+  if (pid < 0) ::close(fds[0]);
+  return {pid, pid < 0 ? -1 : fds[0]};
 }
 
 }  // namespace sluice_test

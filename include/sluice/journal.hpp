@@ -17,7 +17,8 @@
 // the operation, the file and where it matters the offset. A failed write or
 // sync poisons the journal: that call and every later one throw (an fdatasync
 // is never retried: Linux may have dropped the pages it could not write).
-// Reopening the directory runs recovery again.
+// Closing it (close() throws the error) lets the directory go; reopening
+// the directory runs recovery again.
 //
 // Example:
 //   auto log = sluice::journal::open("/var/lib/app/log");
@@ -56,8 +57,8 @@ enum class recovery_mode {
 
 struct journal_options {
   // Bytes preallocated per segment; the journal moves to a new segment when
-  // the next record does not fit. Default 64 MiB, at least 4 KiB. A record
-  // larger than this gets a segment of its own.
+  // the next batch (append() call) does not fit. Default 64 MiB, at least
+  // 4 KiB. A batch larger than this gets a segment of its own.
   std::uint64_t segment_size = std::uint64_t{64} << 20;
   // Default recovery_mode::tolerate_torn_tail.
   recovery_mode recovery = recovery_mode::tolerate_torn_tail;
@@ -213,8 +214,11 @@ class journal {
 
   // Appends each of `records`, in order, with consecutive lsns, under one
   // take of the lock (a transaction's records, like a WriteBatch); returns
-  // the last lsn (next_lsn() - 1 if `records` is empty). The same errors as
-  // append(), checked for every record before any is appended.
+  // the last lsn (next_lsn() - 1 if `records` is empty). All or nothing
+  // after a crash: recovery keeps every record of the batch or none (the
+  // batch never spans two segments, and its records are marked so that a
+  // batch whose end was lost is cut whole). The same errors as append(),
+  // checked for every record before any is appended.
   std::uint64_t append(std::span<const std::span<const std::byte>> records);
 
   // Returns once every record with an lsn up to `lsn` is durable. Either
