@@ -114,12 +114,12 @@ std::uint64_t reuse_segment_size(const journal_work& work) {
 // A journal as a long-running one that truncates leaves it: its newest
 // segment full and the one before it the spare, so that the first commit
 // moves into a segment made from the spare. Each segment is filled by one
-// record (a 64-byte segment header and a 24-byte record header,
-// docs/journal-format.md).
+// record (a 64-byte segment header, a 24-byte record header, and the 24
+// bytes each segment keeps for its seal: docs/journal-format.md).
 void prepare_reused(const char* dir, std::uint64_t segment_size) {
   std::filesystem::create_directory(dir);
   auto journal = sluice::journal::open(dir, {.segment_size = segment_size, .reuse_segments = true});
-  std::vector<std::byte> filler(segment_size - 64 - 24);
+  std::vector<std::byte> filler(segment_size - 64 - 24 - 24);
   journal.write(filler);                            // segment 1, full
   journal.write(filler);                            // segment 2, full
   journal.truncate_before(journal.next_lsn() - 1);  // segment 1 becomes the spare
