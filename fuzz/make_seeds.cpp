@@ -1,5 +1,8 @@
 // Writes the seed corpus of sluice-fuzz-journal: real journals (new, a few
-// records, rotated, torn, a reused segment) in the fuzz input format. Usage: make_seeds <out-dir>
+// records, rotated and sealed, batches, a reused segment) in the fuzz input
+// format. Usage: make_seeds <out-dir>. The seeds named v1-v2-* beside them
+// were written the same way by a sluice of format versions 1 and 2, and are
+// kept as they are: a newer sluice must still read them.
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -73,6 +76,18 @@ int main(int argc, char** argv) {
     log.close();
     pack(scratch, mode++ % 3, out / s.name);
   }
+  // Batches, one of them larger than a segment.
+  fs::remove_all(scratch);
+  {
+    auto batches = sluice::journal::open(scratch, {.segment_size = 4096});
+    std::string small(300, 's'), large(2000, 'l');
+    std::span<const std::byte> pieces[] = {std::as_bytes(std::span(small)),
+                                           std::as_bytes(std::span(large)),
+                                           std::as_bytes(std::span(large))};
+    for (int i = 0; i < 3; ++i) batches.commit(batches.append(std::span(pieces).first(i + 1)));
+    batches.close();
+  }
+  pack(scratch, mode++ % 3, out / "batches");
   // A segment made from a spare: its earlier life's records follow its own.
   fs::remove_all(scratch);
   auto log = sluice::journal::open(scratch, {.segment_size = 4096, .reuse_segments = true});
