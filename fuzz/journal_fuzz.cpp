@@ -4,7 +4,8 @@
 // out-of-bounds read or any other exception is a bug. A journal that did
 // open is then written on (records appended, old segments truncated into a
 // spare, a rotation into it), closed and reopened: it must read back exactly
-// what it held before closing, or the target traps.
+// what it held before closing, or the target traps. Before all that, a
+// read-only open of the same bytes must leave every file as it was.
 //
 // Input: byte 0 picks the recovery mode, byte 1 the number of segments (1 to
 // 3), then each segment but the last is a 2-byte little-endian length and
@@ -16,6 +17,8 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <map>
 #include <sluice/sluice.hpp>
 #include <string>
 #include <system_error>
@@ -55,6 +58,29 @@ records read_all(sluice::journal& log) {
   return out;
 }
 
+// Every file of `dir` and its bytes.
+std::map<std::string, std::string> snapshot(const std::filesystem::path& dir) {
+  std::map<std::string, std::string> files;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    std::ifstream in(entry.path(), std::ios::binary);
+    files[entry.path().filename()] = {std::istreambuf_iterator<char>(in), {}};
+  }
+  return files;
+}
+
+// Opens `dir` read-only and reads it all: whatever the bytes, it may fail
+// with a std::system_error but must change nothing on disk.
+void read_only_changes_nothing(const std::filesystem::path& dir, sluice::journal_options options) {
+  auto before = snapshot(dir);
+  options.read_only = true;
+  try {
+    auto log = sluice::journal::open(dir, options);
+    sink = static_cast<unsigned>(read_all(log).size());
+  } catch (const std::system_error&) {
+  }
+  if (snapshot(dir) != before) __builtin_trap();
+}
+
 // Writes on in a journal that opened: a record, a truncation that keeps the
 // spare, enough to rotate into it. Returns what the journal then holds.
 records write_on(sluice::journal& log) {
@@ -77,6 +103,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     write_file(dir / sluice_fuzz::segment_file_name(input->first_number + i), input->segments[i]);
   sluice::journal_options options{
       .segment_size = 4096, .recovery = input->mode, .reuse_segments = true};
+  read_only_changes_nothing(dir, options);
   sluice::journal log;
   try {
     log = sluice::journal::open(dir, options);

@@ -38,8 +38,9 @@ iovec to_iovec(std::span<const std::byte> bytes) {
 
 file file::open(const std::filesystem::path& path, open_options options) {
   int fd = detail::restart_interrupted([&] {
-    return detail::sys().open(
-        path.c_str(), open_flags(options.mode) | O_CLOEXEC | (options.direct ? O_DIRECT : 0),
+    return detail::sys().openat(
+        AT_FDCWD, path.c_str(),
+        open_flags(options.mode) | O_CLOEXEC | (options.direct ? O_DIRECT : 0),
         options.permissions);
   });
   if (fd < 0) detail::throw_error(errno, "open", path.native());
@@ -293,7 +294,7 @@ void file::close() {
 
 file detail::open_directory(const std::filesystem::path& path) {
   int fd = restart_interrupted(
-      [&] { return sys().open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0); });
+      [&] { return sys().openat(AT_FDCWD, path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0); });
   if (fd < 0) throw_error(errno, "open directory", path.native());
   return file(fd, path.native());
 }

@@ -1,13 +1,18 @@
 // sluice::journal: open (with recovery), append, commit, truncate, close.
 #include "sluice/journal.hpp"
 
+#include <pthread.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
 
 #include "journal_dir.hpp"
+#include "journal_directory.hpp"
 #include "journal_format.hpp"
 #include "journal_lock.hpp"
 #include "journal_recovery.hpp"
@@ -15,6 +20,35 @@
 #include "sluice/error.hpp"
 
 namespace sluice {
+namespace detail {
+namespace {
+
+std::atomic<unsigned> forks_seen{0};
+
+void count_fork_in_child() { forks_seen.fetch_add(1, std::memory_order_relaxed); }
+
+}  // namespace
+
+unsigned fork_generation() noexcept { return forks_seen.load(std::memory_order_relaxed); }
+
+void watch_forks() {
+  static std::once_flag installed;
+  std::call_once(installed, [] {
+    if (int error = ::pthread_atfork(nullptr, nullptr, count_fork_in_child))
+      throw std::system_error(error, std::generic_category(), "sluice: pthread_atfork");
+  });
+}
+
+void check_not_inherited(const journal_state& state, const char* operation) {
+  if (!inherited(state)) return;
+  throw std::system_error(EBADF, std::generic_category(),
+                          describe(operation, state.path().native()) +
+                              ": the journal was opened by a parent of this process, before a "
+                              "fork(); only that process may use it");
+}
+
+}  // namespace detail
+
 namespace {
 
 detail::journal_state& usable(const std::unique_ptr<detail::journal_state>& state,
@@ -22,6 +56,7 @@ detail::journal_state& usable(const std::unique_ptr<detail::journal_state>& stat
   if (!state)
     throw std::system_error(EBADF, std::generic_category(),
                             std::string(detail::message_prefix) + operation + " journal: not open");
+  detail::check_not_inherited(*state, operation);
   return *state;
 }
 
@@ -30,7 +65,7 @@ void check_writable(const detail::journal_state& s, const char* operation) {
   if (!s.options.read_only) return;
   throw std::system_error(
       EBADF, std::generic_category(),
-      detail::describe(operation, s.dir.native()) + ": the journal was opened read_only");
+      detail::describe(operation, s.path().native()) + ": the journal was opened read_only");
 }
 
 // EINVAL for options journal::open cannot take.
@@ -49,7 +84,7 @@ void check_options(const std::filesystem::path& dir, const journal_options& opti
 void check_record_size(const detail::journal_state& s, std::size_t size) {
   if (size <= journal::max_record_size) return;
   throw std::system_error(EMSGSIZE, std::generic_category(),
-                          detail::describe("append to journal", s.dir.native()) + ": " +
+                          detail::describe("append to journal", s.path().native()) + ": " +
                               std::to_string(size) + " bytes, more than the 64 MiB limit");
 }
 
@@ -67,11 +102,10 @@ void start_new_segment(detail::journal_state& s, std::uint64_t number) {
 // Removes segment `number` of the journal, or renames it to its spare name
 // if `as_spare`. Throws system_error.
 void drop_segment(const detail::journal_state& s, std::uint64_t number, bool as_spare) {
-  std::filesystem::path path = s.dir / detail::segment_name(number);
   if (as_spare)
-    detail::rename_file(path, s.dir / detail::spare_name(number));
+    s.dir->rename(detail::segment_name(number), detail::spare_name(number));
   else
-    detail::remove_file(path);
+    s.dir->remove(detail::segment_name(number));
 }
 
 // Takes the `count` oldest segments, whose files are gone, off the
@@ -85,29 +119,36 @@ void forget_segments(detail::journal_state& s, std::size_t count) noexcept {
 // segment (so that it holds only smaller lsns than any record to come) and
 // removes the others: all of them when the journal starts afresh, as their
 // lsns may come again. Their removal is made durable by the directory sync
-// that creates or continues a segment, before any record is written.
+// that creates or continues a segment, before any record is written. The
+// spare kept must be a regular file (EINVAL otherwise, as for a segment),
+// or the first rotation into it would fail and poison the journal.
 void sort_spares(detail::journal_state& s, const detail::recovered_journal& found) {
   for (std::uint64_t spare : found.spares) {
     bool usable = s.options.reuse_segments && !found.segments.empty() &&
                   spare < found.segments.front().number &&
                   (!s.spare_segment || spare > *s.spare_segment);
-    if (usable && s.spare_segment)
-      detail::remove_file(s.dir / detail::spare_name(*s.spare_segment));
+    if (usable && s.spare_segment) s.dir->remove(detail::spare_name(*s.spare_segment));
     if (usable)
       s.spare_segment = spare;
     else
-      detail::remove_file(s.dir / detail::spare_name(spare));
+      s.dir->remove(detail::spare_name(spare));
   }
+  if (s.spare_segment)
+    detail::open_segment(*s.dir, detail::spare_name(*s.spare_segment), open_mode::read_only)
+        .close();
 }
 
 // Continues the recovered journal: in its newest segment if that ends
-// cleanly and has the current format, else in a fresh one, once the newest
-// is sealed. Either way the recovered records are synced.
+// cleanly, has the current format and room for a seal after its records,
+// else in a fresh one, once the newest is sealed. Either way the recovered
+// records are synced.
 void continue_recovered(detail::journal_state& s, const detail::recovered_journal& found) {
   std::uint64_t newest = found.segments.back().number;
-  file last = detail::open_segment(s.dir / detail::segment_name(newest), open_mode::open_existing);
+  file last = detail::open_segment(*s.dir, detail::segment_name(newest), open_mode::open_existing);
   last.sync_data();
-  if (!found.tail_clean || found.tail_version < detail::journal_version) {
+  bool continuable = found.tail_clean && found.tail_version == detail::journal_version &&
+                     found.tail_offset + detail::seal_size <= found.tail_size;
+  if (!continuable) {
     start_new_segment(s, newest + 1);
     detail::seal_segment(
         last, found.tail_offset, found.tail_size,
@@ -117,7 +158,7 @@ void continue_recovered(detail::journal_state& s, const detail::recovered_journa
   }
   // The segment's name may still be an unsynced rename of the process that
   // created it: made durable before a commit into it can be acknowledged.
-  sync_directory(s.dir);
+  s.dir->sync();
   detail::use_tail(s, std::move(last), found.tail_offset, found.tail_size, found.tail_zeroed);
 }
 
@@ -150,13 +191,15 @@ journal::~journal() {
 
 journal journal::open(const std::filesystem::path& dir, journal_options options) {
   check_options(dir, options);
+  detail::watch_forks();
   if (!options.read_only) detail::make_directory(dir);
-  file lock = detail::lock_journal_directory(
-      dir, options.read_only ? detail::journal_access::read_only : detail::journal_access::write);
+  auto directory = std::make_shared<const detail::journal_directory>(dir);
+  file lock = detail::lock_journal(*directory, options.read_only ? detail::journal_access::read_only
+                                                                 : detail::journal_access::write);
   detail::recovered_journal found = detail::recover_journal(
-      dir, options.recovery, detail::recovery_changes(dir, !options.read_only));
+      *directory, options.recovery, detail::recovery_changes(*directory, !options.read_only));
   auto s = std::make_unique<detail::journal_state>();
-  s->dir = dir;
+  s->dir = std::move(directory);
   s->options = options;
   s->lock = std::move(lock);
   s->next_lsn = s->taken_end = s->durable_end = found.next_lsn;
@@ -176,12 +219,12 @@ std::uint64_t journal::append(std::span<const std::byte> bytes) {
 
 std::uint64_t journal::append(std::span<const std::span<const std::byte>> records) {
   detail::journal_state& s = usable(state_, "append to");
+  check_writable(s, "append to journal");
   std::size_t framed = 0;
   for (std::span<const std::byte> bytes : records) {
     check_record_size(s, bytes.size());
     framed += static_cast<std::size_t>(detail::framed_size(bytes.size()));
   }
-  check_writable(s, "append to journal");
   std::lock_guard lock(s.mutex);
   detail::check_usable(s, "append to journal");
   make_room(s.pending, framed);  // the only step that can fail: before any lsn is taken
@@ -197,7 +240,7 @@ void journal::commit(std::uint64_t lsn) {
   detail::check_usable(s, "commit journal");
   if (lsn >= s.next_lsn)
     throw std::system_error(EINVAL, std::generic_category(),
-                            detail::describe("commit journal", s.dir.native()) + ": lsn " +
+                            detail::describe("commit journal", s.path().native()) + ": lsn " +
                                 std::to_string(lsn) + " was not appended yet");
   detail::make_durable(s, lock, lsn, "commit journal");
 }
@@ -235,7 +278,7 @@ void journal::truncate_before(std::uint64_t lsn) {
   }
   forget_segments(s, done);
   if (doomed.empty()) return;
-  sync_directory(s.dir);
+  s.dir->sync();
   // Only now: a segment made from the spare rewrites its header, which
   // must never land under the segment's old name.
   if (!keep) return;
@@ -258,6 +301,9 @@ std::uint64_t journal::first_lsn() const {
 void journal::close() {
   if (!state_) return;
   std::unique_ptr<detail::journal_state> s = std::move(state_);  // closed whatever happens
+  // A copy in a child of fork() only lets go of its descriptors: the journal
+  // is the parent's, and the lock stays with it.
+  if (detail::inherited(*s)) return;
   {
     std::unique_lock lock(s->mutex);
     detail::check_usable(*s, "close journal");

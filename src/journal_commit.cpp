@@ -189,7 +189,8 @@ void write_batch(journal_state& state, std::span<std::byte> batch) {
   std::size_t done = 0;
   while (done < batch.size()) {
     std::span<std::byte> rest = batch.subspan(done);
-    std::size_t run = fitting_run(rest, state.tail_capacity - seal_size - state.tail_offset);
+    std::uint64_t end = state.tail_capacity - seal_size;  // the seal's room stays free
+    std::size_t run = fitting_run(rest, end > state.tail_offset ? end - state.tail_offset : 0);
     if (run == 0) {
       rotate(state, decode_record_header(rest.data()).lsn, first_batch_size(rest));
       continue;
@@ -260,7 +261,7 @@ void lead(journal_state& state, std::unique_lock<std::mutex>& lock) {
 void check_usable(const journal_state& state, const char* operation) {
   if (state.poison_errno != 0)
     throw std::system_error(state.poison_errno, std::generic_category(),
-                            describe(operation, state.dir.native()) +
+                            describe(operation, state.path().native()) +
                                 " refused: the journal failed earlier (" + state.poison_message +
                                 ")");
 }
@@ -268,7 +269,9 @@ void check_usable(const journal_state& state, const char* operation) {
 void use_tail(journal_state& state, file segment, std::uint64_t offset, std::uint64_t capacity,
               std::uint64_t zeroed) {
   for (unsigned i = 0; i < state.options.concurrent_syncs; ++i)
-    state.syncers[i] = open_segment(segment.path(), open_mode::open_existing);
+    state.syncers[i] =
+        open_segment(*state.dir, std::filesystem::path(segment.path()).filename().native(),
+                     open_mode::open_existing);
   state.tail = std::move(segment);
   state.tail_offset = offset;
   state.tail_capacity = capacity;
@@ -283,11 +286,11 @@ void start_segment(journal_state& state, std::uint64_t number, std::uint64_t fir
   new_segment next;
   if (std::optional<std::uint64_t> spare = take_spare(state, size)) {
     salt = new_segment_salt(number, first_lsn);
-    next = {reuse_spare(state.dir, *spare, number, first_lsn, size, salt),
+    next = {reuse_spare(*state.dir, *spare, number, first_lsn, size, salt),
             segment_blocks::written_uncached};
   }
   bool reused = next.segment.is_open();
-  if (!reused) next = create_segment(state.dir, number, first_lsn, size, state.options.zero_fill);
+  if (!reused) next = create_segment(*state.dir, number, first_lsn, size, state.options.zero_fill);
   if (state.tail.is_open())  // a rotation: the successor exists now, durably
     seal_segment(state.tail, state.tail_offset, state.tail_capacity,
                  {.next_lsn = first_lsn, .next_number = number, .salt = state.tail_salt});

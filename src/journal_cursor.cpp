@@ -13,7 +13,7 @@ namespace sluice {
 namespace detail {
 
 struct cursor_state {
-  std::filesystem::path dir;
+  std::shared_ptr<const journal_directory> dir;  // the journal's, held open
   std::shared_ptr<const int> alive;    // journal_state::cursors: no spare is reused meanwhile
   std::vector<segment_info> segments;  // as they were at read_from()
   std::uint64_t want;                  // the next lsn to return
@@ -29,7 +29,7 @@ struct cursor_state {
 namespace {
 
 std::filesystem::path segment_path(const cursor_state& c) {
-  return c.dir / segment_name(c.segments[c.index].number);
+  return c.dir->path_of(segment_name(c.segments[c.index].number));
 }
 
 [[noreturn]] void throw_corrupt(const cursor_state& c, const std::string& reason) {
@@ -48,7 +48,7 @@ std::filesystem::path segment_path(const cursor_state& c) {
 }
 
 void open_current(cursor_state& c) {
-  c.current = open_segment(segment_path(c), open_mode::read_only);
+  c.current = open_segment(*c.dir, segment_name(c.segments[c.index].number), open_mode::read_only);
   c.window.emplace(c.current, c.current.size());
   segment_header header{};
   if (auto problem = check_segment_header(c.window->bytes(0, segment_header_size),
@@ -109,13 +109,14 @@ journal_cursor journal::read_from(std::uint64_t lsn) {
   if (!state_)
     throw std::system_error(EBADF, std::generic_category(), "sluice: read journal: not open");
   detail::journal_state& s = *state_;
+  detail::check_not_inherited(s, "read journal");
   auto cursor = std::make_unique<detail::cursor_state>();
   std::lock_guard lock(s.mutex);
   detail::check_usable(s, "read journal");
   std::uint64_t oldest = detail::oldest_kept(s);
   if (lsn < oldest)
     throw std::system_error(ERANGE, std::generic_category(),
-                            detail::describe("read journal", s.dir.native()) + ": lsn " +
+                            detail::describe("read journal", s.path().native()) + ": lsn " +
                                 std::to_string(lsn) + " is older than the oldest kept, " +
                                 std::to_string(oldest));
   cursor->dir = s.dir;

@@ -1,14 +1,10 @@
 #include "journal_dir.hpp"
 
-#include <dirent.h>
 #include <fcntl.h>
-#include <sys/stat.h>
 
 #include <algorithm>
 #include <cerrno>
-#include <cstring>
 
-#include "directory.hpp"
 #include "journal_format.hpp"
 #include "sluice/detail/sys.hpp"
 #include "sluice/error.hpp"
@@ -18,18 +14,6 @@ namespace sluice::detail {
 namespace {
 
 constexpr std::size_t window_size = std::size_t{1} << 20;
-
-// Appends the names of one getdents64 buffer.
-void parse_entries(const char* buffer, std::size_t size, std::vector<std::string>& names) {
-  for (std::size_t at = 0; at < size;) {
-    dirent64 entry;
-    std::size_t fixed = offsetof(dirent64, d_name);
-    std::memcpy(&entry, buffer + at, fixed);
-    std::string name(buffer + at + fixed);
-    if (name != "." && name != "..") names.push_back(std::move(name));
-    at += entry.d_reclen;
-  }
-}
 
 // Writes zeros over [0, size) of `segment`, 1 MiB per pwritev.
 void write_zeros(file& segment, std::uint64_t size) {
@@ -72,32 +56,11 @@ segment_blocks reserve_blocks(file& segment, std::uint64_t size, bool zero_fill)
   return segment_blocks::written_cached;
 }
 
-// What a file that is not a regular one is, for messages.
-const char* kind_of(mode_t mode) {
-  if (S_ISDIR(mode)) return "a directory";
-  if (S_ISFIFO(mode)) return "a FIFO";
-  if (S_ISCHR(mode)) return "a character device";
-  if (S_ISBLK(mode)) return "a block device";
-  if (S_ISSOCK(mode)) return "a socket";
-  return "not a regular file";
-}
-
 }  // namespace
 
-file open_segment(const std::filesystem::path& path, open_mode mode) {
-  int access = mode == open_mode::read_only ? O_RDONLY : O_RDWR;
-  int fd = restart_interrupted(
-      [&] { return sys().open(path.c_str(), access | O_CLOEXEC | O_NONBLOCK, 0); });
-  if (fd < 0) throw_error(errno, "open", path.native());
-  file segment(fd, path.native());
-  struct stat st {};
-  if (sys().fstat(fd, &st) != 0) throw_error(errno, "stat", path.native());
-  if (!S_ISREG(st.st_mode))
-    throw std::system_error(EINVAL, std::generic_category(),
-                            describe("open journal segment", path.native()) + ": it is " +
-                                kind_of(st.st_mode) + ", not a journal segment");
-  if (sys().setfl(fd, access) != 0) throw_error(errno, "fcntl", path.native());
-  return segment;
+file open_segment(const journal_directory& dir, std::string_view name, open_mode mode) {
+  return dir.open_regular(name, mode == open_mode::read_only ? O_RDONLY : O_RDWR,
+                          "a journal segment");
 }
 
 std::span<const std::byte, zero_block_size> zero_block() {
@@ -105,63 +68,26 @@ std::span<const std::byte, zero_block_size> zero_block() {
   return std::span(zeros);
 }
 
-std::vector<std::string> list_directory(const std::filesystem::path& dir) {
-  file directory = open_directory(dir);
-  std::vector<std::string> names;
-  std::vector<char> buffer(32 * 1024);
-  for (;;) {
-    ssize_t n = sys().getdents64(directory.native_handle(), buffer.data(), buffer.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw_error(errno, "list directory", dir.native());
-    if (n == 0) break;
-    parse_entries(buffer.data(), static_cast<std::size_t>(n), names);
-  }
-  directory.close();
-  return names;
-}
-
-void remove_file(const std::filesystem::path& path) {
-  if (sys().unlink(path.c_str()) != 0) throw_error(errno, "remove", path.native());
-}
-
-void rename_file(const std::filesystem::path& from, const std::filesystem::path& to) {
-  if (sys().rename(from.c_str(), to.c_str()) != 0) throw_error(errno, "rename", from.native());
-}
-
-bool make_directory(const std::filesystem::path& dir) {
-  bool created = sys().mkdir(dir.c_str(), 0777) == 0;
-  if (!created) {
-    if (errno != EEXIST) throw_error(errno, "create directory", dir.native());
-    open_directory(dir).close();  // ENOTDIR if it is something else
-  }
-  // Also when it existed: its creator may have died before this sync.
-  std::filesystem::path parent = dir.parent_path();
-  sync_directory(parent.empty() ? "." : parent);
-  return created;
-}
-
-new_segment create_segment(const std::filesystem::path& dir, std::uint64_t number,
+new_segment create_segment(const journal_directory& dir, std::uint64_t number,
                            std::uint64_t first_lsn, std::uint64_t size, bool zero_fill) {
-  std::filesystem::path final_path = dir / segment_name(number);
-  std::filesystem::path temporary = final_path;
-  temporary += ".tmp";
-  file segment = file::open(temporary, {.mode = open_mode::create_new});
+  std::string name = segment_name(number), temporary = name + ".tmp";
+  file segment = dir.open_regular(temporary, O_RDWR | O_CREAT | O_EXCL, "a journal segment", 0666);
   segment_blocks blocks = reserve_blocks(segment, size, zero_fill);
   segment.write_at(encode_segment_header({.number = number, .first_lsn = first_lsn, .size = size}),
                    0);
   segment.sync_data();
-  rename_file(temporary, final_path);
-  sync_directory(dir);
-  return {file(segment.release(), final_path.native()), blocks};
+  dir.rename(temporary, name);
+  dir.sync();
+  return {file(segment.release(), dir.path_of(name).native()), blocks};
 }
 
-file reuse_spare(const std::filesystem::path& dir, std::uint64_t spare, std::uint64_t number,
+file reuse_spare(const journal_directory& dir, std::uint64_t spare, std::uint64_t number,
                  std::uint64_t first_lsn, std::uint64_t size, std::uint32_t salt) {
-  std::filesystem::path spare_path = dir / spare_name(spare);
-  file segment = open_segment(spare_path, open_mode::open_existing);
+  std::string spare_file = spare_name(spare), name = segment_name(number);
+  file segment = open_segment(dir, spare_file, open_mode::open_existing);
   if (segment.size() != size) {
     segment.close();
-    remove_file(spare_path);
+    dir.remove(spare_file);
     return {};
   }
   segment.write_at(
@@ -169,10 +95,9 @@ file reuse_spare(const std::filesystem::path& dir, std::uint64_t spare, std::uin
           {.number = number, .first_lsn = first_lsn, .size = size, .reused = true, .salt = salt}),
       0);
   segment.sync_data();
-  std::filesystem::path final_path = dir / segment_name(number);
-  rename_file(spare_path, final_path);
-  sync_directory(dir);
-  return file(segment.release(), final_path.native());
+  dir.rename(spare_file, name);
+  dir.sync();
+  return file(segment.release(), dir.path_of(name).native());
 }
 
 void seal_segment(file& segment, std::uint64_t offset, std::uint64_t size, const seal_info& seal) {

@@ -1,6 +1,6 @@
-// The journal's directory: listing it, creating it and creating segments in
-// it, and a windowed reader over a segment. Everything through sluice::file
-// and detail::sys.
+// The journal's segments in its directory: opening, creating, reusing and
+// sealing them, and a windowed reader over one. Everything through
+// sluice::file, journal_directory and detail::sys.
 #pragma once
 
 #include <algorithm>
@@ -8,34 +8,21 @@
 #include <filesystem>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
+#include "journal_directory.hpp"
 #include "sluice/file.hpp"
 
 namespace sluice::detail {
 
-// The names in directory `dir` ("." and ".." left out). Throws system_error.
-std::vector<std::string> list_directory(const std::filesystem::path& dir);
-
-// unlink(path) and rename(from, to) through the sys seam. Throw
-// system_error naming the operation and `path` (`from`).
-void remove_file(const std::filesystem::path& path);
-void rename_file(const std::filesystem::path& from, const std::filesystem::path& to);
-
-// Opens segment (or spare) file `path`, for reading (open_mode::read_only)
-// or reading and writing (open_mode::open_existing), and checks that it is
-// a regular file. The open never waits (O_NONBLOCK, cleared once the file
-// is known to be regular), so a FIFO in a segment's place is refused at
-// once. Cost: an open, an fstat and an fcntl. Throws system_error: EINVAL
-// naming what the path is instead (a FIFO, a directory...), or the errno
-// of a failed call.
-file open_segment(const std::filesystem::path& path, open_mode mode);
-
-// Creates directory `dir` if it is missing, then syncs its parent either
-// way; returns true if it created it. Throws system_error (ENOTDIR if `dir`
-// is a file).
-bool make_directory(const std::filesystem::path& dir);
+// Opens segment (or spare) `name` of `dir`, for reading (open_mode::
+// read_only) or reading and writing (open_mode::open_existing): a regular
+// file, never waiting (journal_directory::open_regular). Throws
+// system_error: EINVAL naming what the file is instead ("it is a FIFO, not
+// a journal segment"), or the errno of a failed call.
+file open_segment(const journal_directory& dir, std::string_view name, open_mode mode);
 
 // The state of a new segment's blocks, which decides how commits write
 // into it (journal_state::tail_zeroed and tail_uncached).
@@ -60,7 +47,7 @@ struct new_segment {
 // (where fallocate is unsupported, the file is sized, sparse) and, with
 // `zero_fill`, written with zeros. Throws system_error; a leftover .tmp is
 // harmless.
-new_segment create_segment(const std::filesystem::path& dir, std::uint64_t number,
+new_segment create_segment(const journal_directory& dir, std::uint64_t number,
                            std::uint64_t first_lsn, std::uint64_t size, bool zero_fill);
 
 // Makes spare `spare` of `dir` segment `number`, first record `first_lsn`,
@@ -70,7 +57,7 @@ new_segment create_segment(const std::filesystem::path& dir, std::uint64_t numbe
 // commits into it never carry zeros or extent state. Returns it open for
 // reading and writing; a spare of another size is removed instead, and an
 // empty file returned. Throws system_error.
-file reuse_spare(const std::filesystem::path& dir, std::uint64_t spare, std::uint64_t number,
+file reuse_spare(const journal_directory& dir, std::uint64_t spare, std::uint64_t number,
                  std::uint64_t first_lsn, std::uint64_t size, std::uint32_t salt);
 
 // The successor a seal names, and the salt of the segment it seals.

@@ -66,6 +66,7 @@ std::string segment_name(std::uint64_t number) {
 }
 
 parsed_entry parse_entry(std::string_view name) {
+  if (name == lock_file_name) return {entry_kind::lock, 0};
   parsed_entry foreign{entry_kind::foreign, 0};
   if (name.size() < 16 + segment_suffix.size()) return foreign;
   std::uint64_t number = 0;

@@ -36,11 +36,14 @@ constexpr std::uint64_t page_end(std::uint64_t offset) {
 // "0000000000000002.journal" for segment 2.
 std::string segment_name(std::uint64_t number);
 
+// The file of a journal directory that its lock is taken on (journal_lock.hpp).
+inline constexpr std::string_view lock_file_name = "journal.lock";
+
 // What a directory entry of a journal is.
-enum class entry_kind { segment, temporary, corrupt, spare, foreign };
+enum class entry_kind { segment, temporary, corrupt, spare, lock, foreign };
 struct parsed_entry {
   entry_kind kind;
-  std::uint64_t number;  // for all but foreign
+  std::uint64_t number;  // for all but lock and foreign
 };
 
 // "0000000000000002.journal.spare": segment 2, kept by truncate_before() to

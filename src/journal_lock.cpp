@@ -1,5 +1,6 @@
 #include "journal_lock.hpp"
 
+#include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -11,7 +12,7 @@
 #include <sstream>
 #include <string>
 
-#include "directory.hpp"
+#include "journal_format.hpp"
 #include "sluice/detail/sys.hpp"
 #include "sluice/error.hpp"
 #include "transfer.hpp"
@@ -61,28 +62,37 @@ std::optional<lock_holder> find_holder(const std::string& locks, const struct st
 }
 
 // "it is open for writing in process 4242", or as much of it as is known.
-std::string who_holds(const file& directory) {
+std::string who_holds(const file& lock) {
   struct stat st {};
-  if (sys().fstat(directory.native_handle(), &st) != 0) return "it is open elsewhere";
+  if (sys().fstat(lock.native_handle(), &st) != 0) return "it is open elsewhere";
   std::optional<lock_holder> holder = find_holder(read_proc_locks(), st);
   if (!holder) return "it is open elsewhere (another process, or this one)";
   std::string text = holder->exclusive ? "it is open for writing" : "it is open read-only";
   text += " in process " + std::to_string(holder->pid);
-  if (holder->pid == static_cast<long>(::getpid())) text += " (this process)";
+  if (holder->pid == static_cast<long>(::getpid()))
+    text += " (this process, or a child it forked that still has the descriptor)";
   return text;
 }
 
 }  // namespace
 
-file lock_journal_directory(const std::filesystem::path& dir, journal_access access) {
-  file directory = open_directory(dir);
-  int operation = (access == journal_access::write ? LOCK_EX : LOCK_SH) | LOCK_NB;
-  if (restart_interrupted([&] { return sys().flock(directory.native_handle(), operation); }) == 0)
-    return directory;
+file lock_journal(const journal_directory& dir, journal_access access) {
+  bool writer = access == journal_access::write;
+  file lock;
+  try {
+    lock = dir.open_regular(lock_file_name, writer ? O_RDWR | O_CREAT : O_RDONLY,
+                            "the journal's lock file", 0666);
+  } catch (const std::system_error& e) {
+    if (!writer && e.code().value() == ENOENT) return {};  // no writer has been here
+    throw;
+  }
+  int operation = (writer ? LOCK_EX : LOCK_SH) | LOCK_NB;
+  if (restart_interrupted([&] { return sys().flock(lock.native_handle(), operation); }) == 0)
+    return lock;
   int error = errno;
-  if (error != EWOULDBLOCK) throw_error(error, "lock journal", dir.native());
+  if (error != EWOULDBLOCK) throw_error(error, "lock journal", dir.path().native());
   throw std::system_error(error, std::generic_category(),
-                          describe("open journal", dir.native()) + ": " + who_holds(directory) +
+                          describe("open journal", dir.path().native()) + ": " + who_holds(lock) +
                               "; a journal is opened by one writer, or by readers only, at a time");
 }
 

@@ -26,15 +26,15 @@ namespace {
 
 // The segment numbers in `dir`, sorted, and its spares' in `spares`;
 // removes *.tmp leftovers through `changes`.
-std::vector<std::uint64_t> segment_numbers(const std::filesystem::path& dir,
+std::vector<std::uint64_t> segment_numbers(const journal_directory& dir,
                                            std::vector<std::uint64_t>& spares,
                                            const recovery_changes& changes) {
   std::vector<std::uint64_t> numbers;
-  for (const std::string& name : list_directory(dir)) {
+  for (const std::string& name : dir.list()) {
     parsed_entry entry = parse_entry(name);
     if (entry.kind == entry_kind::foreign)
       throw std::system_error(EINVAL, std::generic_category(),
-                              describe("open journal", dir.native()) +
+                              describe("open journal", dir.path().native()) +
                                   ": not a journal directory (it holds '" + name + "')");
     if (entry.kind == entry_kind::segment) numbers.push_back(entry.number);
     if (entry.kind == entry_kind::spare) spares.push_back(entry.number);
@@ -68,8 +68,9 @@ scan_result scan_records(read_window& window, std::uint64_t lsn, std::uint32_t s
 // A segment open for reading through one window over all of it. Held by
 // pointer and never moved: the window refers to the handle.
 struct segment_reader {
-  explicit segment_reader(const std::filesystem::path& path)
-      : handle(open_segment(path, open_mode::read_only)), window(handle, handle.size()) {}
+  segment_reader(const journal_directory& dir, std::uint64_t number)
+      : handle(open_segment(dir, segment_name(number), open_mode::read_only)),
+        window(handle, handle.size()) {}
   file handle;
   read_window window;
 };
@@ -82,17 +83,17 @@ struct checked_segment {
   std::uint32_t salt = 0;           // of its records' checksums
   std::uint32_t version = 0;        // of its format
   std::uint64_t made_size = 0;      // in its header (version 3), else 0
-  bool resized = false;             // salvage: not the size it was made with, now restored
+  bool resized = false;             // salvage: not the size it was made with
   std::optional<scan_result> scan;  // only if reached and read
   std::exception_ptr scan_failed;   // a failed read, reported once reached
 };
 
 // Throws EILSEQ if `segment`, read through `window`, is not the size its
 // header says it was made with (`made`, version 3), unless salvaging; then
-// marks it resized, so that the journal does not go on in it, reads nothing
-// past `made` and gives it back that size through `changes`.
+// marks it resized (recover_journal gives it back that size if it keeps
+// it, and the journal does not go on in it) and reads nothing past `made`.
 void check_size(checked_segment& segment, read_window& window, std::uint64_t made,
-                recovery_mode mode, const recovery_changes& changes) {
+                recovery_mode mode) {
   std::uint64_t size = window.limit();
   if (made == 0 || size == made) return;
   if (mode != recovery_mode::salvage)
@@ -102,21 +103,19 @@ void check_size(checked_segment& segment, read_window& window, std::uint64_t mad
             " bytes long: " + (size < made ? "it was cut short" : "bytes were added to it"));
   segment.resized = true;
   window.limit_to(made);
-  changes.restore_size(segment.path, made);
 }
 
 // Opens segment `number` of `dir` into `reader` (replacing what it held)
 // and checks its header and its size. Throws std::system_error naming the
 // segment (EINVAL, EPROTONOSUPPORT, EILSEQ for a size that changed) or the
 // errno of a failed open, stat or read.
-checked_segment open_checked_segment(const std::filesystem::path& dir, std::uint64_t number,
-                                     std::unique_ptr<segment_reader>& reader, recovery_mode mode,
-                                     const recovery_changes& changes) {
+checked_segment open_checked_segment(const journal_directory& dir, std::uint64_t number,
+                                     std::unique_ptr<segment_reader>& reader, recovery_mode mode) {
   checked_segment segment;
-  segment.path = dir / segment_name(number);
+  segment.path = dir.path_of(segment_name(number));
   segment.info = {number, 0};
   reader.reset();  // the previous reader and its buffer go first
-  reader = std::make_unique<segment_reader>(segment.path);
+  reader = std::make_unique<segment_reader>(dir, number);
   segment_header header{};
   if (auto problem =
           check_segment_header(reader->window.bytes(0, segment_header_size), number, header))
@@ -128,7 +127,7 @@ checked_segment open_checked_segment(const std::filesystem::path& dir, std::uint
   segment.salt = header.salt;
   segment.version = header.version;
   segment.made_size = header.size;
-  check_size(segment, reader->window, header.size, mode, changes);
+  check_size(segment, reader->window, header.size, mode);
   return segment;
 }
 
@@ -291,31 +290,29 @@ void check_tail(const checked_segment& segment, read_window& window, recovery_mo
 }  // namespace
 
 void recovery_changes::remove_leftover(const std::string& name) const {
-  if (allowed_) remove_file(dir_ / name);
+  if (allowed_) dir_.remove(name);
 }
 
 void recovery_changes::set_aside(std::uint64_t segment_number) {
   if (!allowed_) return;
-  std::filesystem::path from = dir_ / segment_name(segment_number);
-  std::filesystem::path to = from;
-  to += ".corrupt";
-  rename_file(from, to);
+  std::string name = segment_name(segment_number);
+  dir_.rename(name, name + ".corrupt");
   set_aside_any_ = true;
 }
 
-void recovery_changes::restore_size(const std::filesystem::path& path, std::uint64_t size) const {
+void recovery_changes::restore_size(std::uint64_t segment_number, std::uint64_t size) const {
   if (!allowed_) return;
-  file segment = open_segment(path, open_mode::open_existing);
+  file segment = open_segment(dir_, segment_name(segment_number), open_mode::open_existing);
   segment.resize(size);
   segment.sync_data();
   segment.close();
 }
 
 void recovery_changes::finish() const {
-  if (set_aside_any_) sync_directory(dir_);
+  if (set_aside_any_) dir_.sync();
 }
 
-recovered_journal recover_journal(const std::filesystem::path& dir, recovery_mode mode,
+recovered_journal recover_journal(const journal_directory& dir, recovery_mode mode,
                                   recovery_changes changes) {
   recovered_journal out;
   std::vector<std::uint64_t> numbers = segment_numbers(dir, out.spares, changes);
@@ -334,15 +331,15 @@ recovered_journal recover_journal(const std::filesystem::path& dir, recovery_mod
   for (std::size_t i = 0; i < numbers.size(); ++i) {
     if (i > 0 && numbers[i] != numbers[i - 1] + 1) {
       if (mode != recovery_mode::salvage)
-        throw_corrupt(dir / segment_name(numbers[i - 1] + 1), 0, "segment missing");
+        throw_corrupt(dir.path_of(segment_name(numbers[i - 1] + 1)), 0, "segment missing");
       for (std::size_t j = i; j < numbers.size(); ++j) changes.set_aside(numbers[j]);
       break;
     }
     if (!reaching) {
-      segments.push_back(open_checked_segment(dir, numbers[i], beyond, mode, changes));
+      segments.push_back(open_checked_segment(dir, numbers[i], beyond, mode));
       continue;
     }
-    checked_segment segment = open_checked_segment(dir, numbers[i], beyond, mode, changes);
+    checked_segment segment = open_checked_segment(dir, numbers[i], beyond, mode);
     if (i > 0 && segments.back().scan->next_lsn != segment.info.first_lsn) {
       reaching = false;  // the segment before is cut: recovery ends there
       segments.push_back(std::move(segment));
@@ -383,6 +380,10 @@ recovered_journal recover_journal(const std::filesystem::path& dir, recovery_mod
     }
   }
   out.next_lsn = lsn;
+  // Only now, every header checked and every error reported, and only to
+  // the segments kept: salvage gives them back the size they were made with.
+  for (std::size_t i = 0; i < out.segments.size(); ++i)
+    if (segments[i].resized) changes.restore_size(segments[i].info.number, segments[i].made_size);
   changes.finish();
   return out;
 }

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "journal_directory.hpp"
 #include "sluice/journal.hpp"
 
 namespace sluice::detail {
@@ -40,17 +41,16 @@ struct recovered_journal {
 // (each call does nothing). Throws system_error.
 class recovery_changes {
  public:
-  recovery_changes(std::filesystem::path dir, bool allowed)
-      : dir_(std::move(dir)), allowed_(allowed) {}
+  recovery_changes(const journal_directory& dir, bool allowed) : dir_(dir), allowed_(allowed) {}
   void remove_leftover(const std::string& name) const;
   void set_aside(std::uint64_t segment_number);  // renames it to <name>.corrupt
-  // Gives segment `path` back the size it was made with (ftruncate, then
-  // fdatasync): what was cut off reads as zeros, what was added is gone.
-  void restore_size(const std::filesystem::path& path, std::uint64_t size) const;
+  // Gives segment `number` back the size it was made with (ftruncate,
+  // then fdatasync): what was cut off reads as zeros, what was added is gone.
+  void restore_size(std::uint64_t segment_number, std::uint64_t size) const;
   void finish() const;  // syncs the directory if any was set aside
 
  private:
-  std::filesystem::path dir_;
+  const journal_directory& dir_;
   bool allowed_;
   bool set_aside_any_ = false;
 };
@@ -72,7 +72,7 @@ class recovery_changes {
 // Holds at most two segments open at a time; writes nothing else.
 // Throws std::system_error (EINVAL, EPROTONOSUPPORT, EILSEQ or the errno of
 // a failed call).
-recovered_journal recover_journal(const std::filesystem::path& dir, recovery_mode mode,
+recovered_journal recover_journal(const journal_directory& dir, recovery_mode mode,
                                   recovery_changes changes);
 
 }  // namespace sluice::detail

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "journal_directory.hpp"
 #include "journal_recovery.hpp"
 #include "sluice/file.hpp"
 #include "sluice/journal.hpp"
@@ -46,11 +47,24 @@ struct commit_waiter {
   verdict delivered = asleep;  // guarded by `mutex`
 };
 
+// The fork()s this process came out of: a counter that a pthread_atfork
+// handler raises in every child (watch_forks() installs it, once). A
+// journal remembers the count it was opened under; a different count means
+// the calling process is a child holding a copy of the parent's journal.
+unsigned fork_generation() noexcept;
+void watch_forks();
+
 struct journal_state {
-  std::filesystem::path dir;
+  // The journal's directory, held open: every file is found through it. A
+  // cursor shares it.
+  std::shared_ptr<const journal_directory> dir;
+  const std::filesystem::path& path() const noexcept { return dir->path(); }
   journal_options options;
-  // The journal's directory, open and locked (journal_lock.hpp) until close.
+  // Its lock file, open and locked (journal_lock.hpp) until close; not open
+  // for a read-only journal whose directory has none.
   file lock;
+  // fork_generation() when the journal was opened.
+  unsigned opened_in = fork_generation();
 
   std::mutex mutex;
   // A leader finished syncing or failed: rotation and close wait here for the
@@ -146,5 +160,15 @@ void make_durable(journal_state& state, std::unique_lock<std::mutex>& lock, std:
 
 // Throws the poisoning error if the journal is poisoned.
 void check_usable(const journal_state& state, const char* operation);
+
+// Whether the calling process is a child of the one that opened the journal.
+inline bool inherited(const journal_state& state) noexcept {
+  return state.opened_in != fork_generation();
+}
+// EBADF if it is: a child of fork() must not write, commit or read through
+// its copy of the parent's journal (their records would overwrite each
+// other's); it may only let it go (close() or the destructor, which close
+// its descriptors and nothing else). One relaxed atomic load.
+void check_not_inherited(const journal_state& state, const char* operation);
 
 }  // namespace sluice::detail

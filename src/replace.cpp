@@ -86,15 +86,16 @@ temporary open_temporary(const std::filesystem::path& relative_target, bool dire
   int flags = O_RDWR | O_CLOEXEC | (direct ? O_DIRECT : 0);
   std::string directory = directory_of(target).native();
   int fd = restart_interrupted(
-      [&] { return sys().open(directory.c_str(), O_TMPFILE | flags, permissions); });
+      [&] { return sys().openat(AT_FDCWD, directory.c_str(), O_TMPFILE | flags, permissions); });
   if (fd >= 0 && can_be_named(fd)) return {file(fd, target.native()), {}};
   if (fd >= 0)
     sys().close(fd);
   else if (!unnamed_temporaries_unsupported(errno))
     throw_error(errno, "open", target.native());
   std::string name = with_fresh_name(target, "open", [&](const std::string& candidate) {
-    fd = restart_interrupted(
-        [&] { return sys().open(candidate.c_str(), O_CREAT | O_EXCL | flags, permissions); });
+    fd = restart_interrupted([&] {
+      return sys().openat(AT_FDCWD, candidate.c_str(), O_CREAT | O_EXCL | flags, permissions);
+    });
     return fd < 0 ? -1 : 0;
   });
   return {file(fd, target.native()), std::move(name)};
@@ -108,7 +109,7 @@ void install(file& target, std::string& name) {
       return sys().linkat(AT_FDCWD, self.c_str(), AT_FDCWD, candidate.c_str(), AT_SYMLINK_FOLLOW);
     });
   }
-  if (sys().rename(name.c_str(), target.path().c_str()) != 0)
+  if (sys().renameat(AT_FDCWD, name.c_str(), AT_FDCWD, target.path().c_str()) != 0)
     throw std::system_error(errno, std::generic_category(),
                             describe("rename", name) + " over '" + target.path() + "'");
   name.clear();  // it is the target's now
@@ -119,7 +120,7 @@ void install(file& target, std::string& name) {
 
 void discard(file& target, const std::string& name) noexcept {
   if (target.is_open()) sys().close(target.release());
-  if (!name.empty()) sys().unlink(name.c_str());
+  if (!name.empty()) sys().unlinkat(AT_FDCWD, name.c_str(), 0);
 }
 
 }  // namespace sluice::detail

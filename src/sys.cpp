@@ -20,7 +20,9 @@
 namespace sluice::detail {
 namespace {
 
-int real_open(const char* path, int flags, mode_t mode) { return ::open(path, flags, mode); }
+int real_openat(int dir, const char* path, int flags, mode_t mode) {
+  return ::openat(dir, path, flags, mode);
+}
 int real_fiemap(int fd, struct fiemap* map) { return ::ioctl(fd, FS_IOC_FIEMAP, map); }
 int real_getfl(int fd) { return ::fcntl(fd, F_GETFL); }
 int real_setfl(int fd, int flags) { return ::fcntl(fd, F_SETFL, flags); }
@@ -34,7 +36,7 @@ int real_fadvise(int fd, off_t offset, off_t length, int advice) {
 }
 
 constexpr sys_table real_table{
-    .open = real_open,
+    .openat = real_openat,
     .close = ::close,
     .pwritev = ::pwritev,
     .preadv = ::preadv,
@@ -48,8 +50,8 @@ constexpr sys_table real_table{
     .getfl = real_getfl,
     .fiemap = real_fiemap,
     .linkat = ::linkat,
-    .rename = ::rename,
-    .unlink = ::unlink,
+    .renameat = ::renameat,
+    .unlinkat = ::unlinkat,
     .stat = ::stat,
     .sync_file_range = ::sync_file_range,
     .fadvise = real_fadvise,

@@ -44,7 +44,7 @@ fake_sys* fake_sys::active_ = nullptr;
 
 fake_sys::fake_sys()
     : table_{
-          .open = open_entry,
+          .openat = open_entry,
           .close = close_entry,
           .pwritev = pwritev_entry,
           .preadv = preadv_entry,
@@ -58,8 +58,8 @@ fake_sys::fake_sys()
           .getfl = getfl_entry,
           .fiemap = fiemap_entry,
           .linkat = linkat_entry,
-          .rename = rename_entry,
-          .unlink = unlink_entry,
+          .renameat = rename_entry,
+          .unlinkat = unlink_entry,
           .stat = stat_entry,
           .sync_file_range = sync_file_range_entry,
           .fadvise = fadvise_entry,
@@ -155,13 +155,13 @@ ssize_t fake_sys::transfer(call which, int fd, const iovec* iov, int count, off_
   return record(real_call(iov, count));
 }
 
-int fake_sys::open_entry(const char* path, int flags, mode_t mode) {
+int fake_sys::open_entry(int dir, const char* path, int flags, mode_t mode) {
   std::lock_guard lock(active_->mutex_);
   active_->open_flags_.push_back(flags);
   active_->open_paths_.push_back(path);
   if (auto planned = active_->next(call::open)) return failed(planned->error);
   if (active_->refuse_o_tmpfile_ && (flags & O_TMPFILE) == O_TMPFILE) return failed(EOPNOTSUPP);
-  return real().open(path, flags, mode);
+  return real().openat(dir, path, flags, mode);
 }
 
 int fake_sys::close_entry(int fd) {
@@ -243,10 +243,10 @@ int fake_sys::linkat_entry(int from_dir, const char* from, int to_dir, const cha
   return real().linkat(from_dir, from, to_dir, to, flags);
 }
 
-int fake_sys::rename_entry(const char* from, const char* to) {
+int fake_sys::rename_entry(int from_dir, const char* from, int to_dir, const char* to) {
   std::lock_guard lock(active_->mutex_);
   if (auto planned = active_->next(call::rename)) return failed(planned->error);
-  return real().rename(from, to);
+  return real().renameat(from_dir, from, to_dir, to);
 }
 
 int fake_sys::sync_file_range_entry(int fd, off_t offset, off_t length, unsigned flags) {
@@ -304,10 +304,10 @@ int fake_sys::stat_entry(const char* path, struct stat* out) {
   return real().stat(path, out);
 }
 
-int fake_sys::unlink_entry(const char* path) {
+int fake_sys::unlink_entry(int dir, const char* path, int flags) {
   std::lock_guard lock(active_->mutex_);
   if (auto planned = active_->next(call::unlink)) return failed(planned->error);
-  return real().unlink(path);
+  return real().unlinkat(dir, path, flags);
 }
 
 int fake_sys::ring_open_entry(unsigned entries, void** ring) {

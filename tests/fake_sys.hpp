@@ -50,6 +50,8 @@
 
 namespace sluice_test {
 
+// The calls of sys_table; open, rename and unlink stand for openat,
+// renameat and unlinkat.
 enum class call {
   open,
   close,
@@ -220,7 +222,7 @@ class fake_sys {
   bool in_registered(const void* data, unsigned size, int buffer_index) const;
 
   static fake_sys* active_;
-  static int open_entry(const char* path, int flags, mode_t mode);
+  static int open_entry(int dir, const char* path, int flags, mode_t mode);
   static int close_entry(int fd);
   static ssize_t pwritev_entry(int fd, const iovec* iov, int count, off_t offset);
   static ssize_t preadv_entry(int fd, const iovec* iov, int count, off_t offset);
@@ -234,8 +236,8 @@ class fake_sys {
   static int getfl_entry(int fd);
   static int fiemap_entry(int fd, struct fiemap* map);
   static int linkat_entry(int from_dir, const char* from, int to_dir, const char* to, int flags);
-  static int rename_entry(const char* from, const char* to);
-  static int unlink_entry(const char* path);
+  static int rename_entry(int from_dir, const char* from, int to_dir, const char* to);
+  static int unlink_entry(int dir, const char* path, int flags);
   static int stat_entry(const char* path, struct stat* out);
   static int sync_file_range_entry(int fd, off_t offset, off_t length, unsigned flags);
   static int fadvise_entry(int fd, off_t offset, off_t length, int advice);

@@ -10,13 +10,19 @@
 // holds every record whose commit had returned, ends at the last one
 // appended or earlier, and holds each batch (half the groups are appended
 // by one append() call) whole or not at all — and after writing on from
-// there and reopening, still such a run. Size changes are treated as durable at once: the journal
-// makes every one durable (fdatasync of a .tmp segment) before using it.
+// there and reopening, still such a run. A read-only open, in the default
+// mode and in salvage, must give the same run first. And some states are
+// crashed again while being recovered: their open, a few records written
+// on and the close run under a recorder, and every point of that history
+// is crashed and recovered as above. Size changes are treated as durable at
+// once: the journal makes every one durable (fdatasync of a .tmp segment)
+// before using it.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <mutex>
@@ -278,7 +284,7 @@ struct syncless_scope {
 void materialize(const std::filesystem::path& dir,
                  const std::map<std::string, std::string>& files) {
   std::filesystem::remove_all(dir);
-  std::filesystem::create_directory(dir);
+  std::filesystem::create_directories(dir);
   for (const auto& [name, content] : files) write_all(dir / name, content);
 }
 
@@ -313,11 +319,35 @@ void write_on(journal& log, const workload_result& work, std::vector<read_record
   }
 }
 
-// Recovers the crash state in `dir` and checks it; every few states also
-// writes on and checks the result of a second recovery.
+// What a read-only open of `dir` in `mode` gives: its first lsn and its
+// records.
+std::pair<std::uint64_t, std::vector<read_record>> read_only_run(const std::filesystem::path& dir,
+                                                                 journal_options options,
+                                                                 sluice::recovery_mode mode) {
+  options.recovery = mode;
+  options.read_only = true;
+  auto log = journal::open(dir, options);
+  std::uint64_t first = log.first_lsn();
+  return {first, read_records(log, first)};
+}
+
+// What a state's check does besides recovering it.
+struct state_checks {
+  bool writing_on = false;  // writes on, then recovers a second time
+  bool read_only = false;   // first recovers read-only, in the default mode and in salvage
+};
+
+// Recovers the crash state in `dir` and checks it; some states also write
+// on and check the result of a second recovery, and some are first opened
+// read-only, in the default mode and in salvage, which must give the same
+// run (a crash leaves no damage for salvage to cut) and change nothing.
 void check_recovery(const std::filesystem::path& dir, journal_options options,
-                    const workload_result& work, const history_point& point, bool writing_on,
+                    const workload_result& work, const history_point& point, state_checks checks,
                     const std::string& where) {
+  std::vector<std::pair<std::uint64_t, std::vector<read_record>>> read_only;
+  if (checks.read_only)
+    for (auto mode : {options.recovery, sluice::recovery_mode::salvage})
+      read_only.push_back(read_only_run(dir, options, mode));
   std::vector<read_record> records;
   std::uint64_t first = 0;
   {
@@ -325,7 +355,9 @@ void check_recovery(const std::filesystem::path& dir, journal_options options,
     first = log.first_lsn();
     records = read_records(log, first);
     check_run(records, first, work, point, where);
-    if (::testing::Test::HasFatalFailure() || !writing_on) return;
+    for (const auto& run : read_only)
+      ASSERT_EQ(run, std::make_pair(first, records)) << where << ": read-only";
+    if (::testing::Test::HasFatalFailure() || !checks.writing_on) return;
     write_on(log, work, records);
     log.close();
   }
@@ -334,21 +366,29 @@ void check_recovery(const std::filesystem::path& dir, journal_options options,
   ASSERT_EQ(read_records(log, first), records) << where << ": after writing on and reopening";
 }
 
-std::size_t simulate(const workload_result& work, journal_options options,
-                     const std::filesystem::path& scratch, int variants, std::uint64_t seed) {
-  std::mt19937_64 random(seed);
-  syncless_scope syncless;
-  history_point point;
-  point.first = work.ops.data();
+// Every crash state of `point`'s history from its files (which a crash
+// has made), `variants` of each uncertain one, recovered and checked
+// against `work`; `where` prefixes the states' names. Returns their number.
+std::size_t crash_everywhere(
+    history_point point, const std::vector<recorded_op>& ops, const workload_result& work,
+    journal_options options, const std::filesystem::path& scratch, int variants,
+    std::mt19937_64& random, const std::string& where_prefix,
+    const std::function<void(const std::map<std::string, std::string>&, const history_point&,
+                             std::size_t, const std::string&)>& also) {
+  point.first = ops.data();
   std::size_t states = 0;
-  for (std::size_t k = 0; k <= work.ops.size(); ++k) {
-    if (k > 0) point.apply(work.ops[k - 1]);
+  for (std::size_t k = 0; k <= ops.size(); ++k) {
+    if (k > 0) point.apply(ops[k - 1]);
     int count = point.uncertain() ? variants : 1;
     for (int v = 0; v < count; ++v) {
-      materialize(scratch, crash_state(point, random));
-      std::string where = "crash after op " + std::to_string(k) + " variant " + std::to_string(v);
+      auto files = crash_state(point, random);
+      materialize(scratch, files);
+      std::string where =
+          where_prefix + "crash after op " + std::to_string(k) + " variant " + std::to_string(v);
       try {
-        check_recovery(scratch, options, work, point, states % 3 == 0, where);
+        check_recovery(scratch, options, work, point,
+                       {.writing_on = states % 3 == 0, .read_only = states % 3 == 1}, where);
+        if (also && !::testing::Test::HasFailure()) also(files, point, states, where);
       } catch (const std::exception& e) {  // say which state
         ADD_FAILURE() << where << ": " << e.what();
       }
@@ -357,6 +397,70 @@ std::size_t simulate(const workload_result& work, journal_options options,
     }
   }
   return states;
+}
+
+// A crash while recovering: the crash state `files` is opened, written on
+// (three records, each committed) and closed under a recorder; then every
+// point of that history is crashed too, a few variants each, and recovered:
+// each must still give a run holding every record committed, those written
+// on included, and none of the torn tail the first recovery cut. Covers what
+// an open writes (the seal at a cut, a fresh segment, spares removed,
+// salvage's renames). Returns the number of states.
+std::size_t crash_while_recovering(const std::map<std::string, std::string>& files,
+                                   const history_point& at, const workload_result& work,
+                                   journal_options options, bool zero_by_disk,
+                                   const std::filesystem::path& scratch, std::mt19937_64& random,
+                                   const std::string& where) {
+  materialize(scratch / "reopened", files);
+  workload_result after = work;
+  std::vector<recorded_op> ops;
+  {
+    recording_sys recorder(zero_by_disk);
+    auto log = journal::open(scratch / "reopened", options);
+    std::uint64_t next = log.next_lsn();
+    after.by_lsn.resize(next);
+    after.ends_batch.resize(next);
+    for (int k = 0; k < 3; ++k) {
+      std::string text = pattern(100 + 40 * k, 0xBEEF + next + k);
+      std::uint64_t lsn = log.write(bytes_of(text));
+      recorder.ack(lsn);
+      after.by_lsn.push_back(text);
+      after.ends_batch.push_back(true);
+    }
+    log.close();
+    ops = recorder.ops();
+  }
+  sluice::detail::set_sys(&syncless_sys());  // the recorder put back the real calls
+  history_point start;
+  start.acked = at.acked;
+  start.truncated_before = at.truncated_before;
+  for (const auto& [name, content] : files) start.files[name].durable = content;
+  return crash_everywhere(start, ops, after, options, scratch / "state", 4, random,
+                          where + ", then while recovering: ", {});
+}
+
+struct simulated {
+  std::size_t states;  // all of them
+  std::size_t nested;  // of which crashed while recovering
+};
+
+// The crash states of `work`'s history (see the top of this file); every
+// `nested_every`th is also crashed while recovering (crash_while_recovering).
+simulated simulate(const workload_result& work, journal_options options, bool zero_by_disk,
+                   const std::filesystem::path& scratch, int variants, std::uint64_t seed,
+                   std::size_t nested_every) {
+  std::mt19937_64 random(seed);
+  syncless_scope syncless;
+  std::size_t nested = 0;
+  auto crash_again = [&](const std::map<std::string, std::string>& files,
+                         const history_point& point, std::size_t state, const std::string& where) {
+    if (state % nested_every != nested_every / 2) return;
+    nested += crash_while_recovering(files, point, work, options, zero_by_disk, scratch / "nested",
+                                     random, where);
+  };
+  std::size_t states = crash_everywhere({}, work.ops, work, options, scratch / "state", variants,
+                                        random, "", crash_again);
+  return {states + nested, nested};
 }
 
 // How many segments the history made from a spare: shown, as a workload
@@ -424,11 +528,13 @@ TEST(journal_crash, recovery_gives_a_prefix_holding_every_committed_record) {
     temp_dir scratch(fast_scratch_base());
     auto work = run_workload(work_dir / "log", c.options, c.threads, c.per_thread, c.truncate_every,
                              c.zero_by_disk, seed);
-    std::size_t states = simulate(work, c.options, scratch / "state", c.variants, seed);
+    simulated run =
+        simulate(work, c.options, c.zero_by_disk, scratch.path(), c.variants, seed, 150);
     std::cout << "[ crash    ] " << c.name << ": " << work.ops.size() << " operations ("
-              << reused_segments(work) << " segments reused), " << states
-              << " crash states recovered and checked\n";
-    total += states;
+              << reused_segments(work) << " segments reused), " << run.states
+              << " crash states recovered and checked (" << run.nested
+              << " of them crashes while recovering)\n";
+    total += run.states;
     ++seed;
     if (HasFailure()) return;
   }

@@ -232,7 +232,7 @@ TEST_F(journal_batch, absolute_consistency_refuses_a_batch_cut_inside) {
   EXPECT_NE(error_text(e).find("record 1 is torn or corrupt"), std::string::npos) << e->what();
 }
 
-// --- the older formats ------------------------------------------------------
+// --- segments made by hand ------------------------------------------------
 
 std::string little_endian_bytes(std::uint64_t value, std::size_t n) {
   std::string bytes(n, '\0');
@@ -240,35 +240,100 @@ std::string little_endian_bytes(std::uint64_t value, std::size_t n) {
   return bytes;
 }
 
-// A segment as sluice wrote it in format version 1 (no salt) or 2 (made
-// from a spare, with `salt`): the header, records `first` to `last` (each
-// payload(i)), then zeros to `size`.
-std::string legacy_segment(std::uint64_t number, std::uint64_t first, std::uint64_t last,
-                           std::uint32_t salt = 0, std::size_t size = 4096) {
-  std::string header = "SLUICEJL" + little_endian_bytes(salt ? 2 : 1, 4) +
-                       little_endian_bytes(64, 4) + little_endian_bytes(number, 8) +
-                       little_endian_bytes(first, 8) + std::string(32, '\0');
+// A segment file as docs/journal-format.md describes it, made without
+// sluice: format `version` (1; 2 or 3 with `salt` for a reused one; 3 with
+// its size), its header, then `texts` as records from lsn `first` on,
+// then zeros to `size`.
+std::string handmade_segment(std::uint32_t version, std::uint64_t number, std::uint64_t first,
+                             const std::vector<std::string>& texts, std::uint32_t salt = 0,
+                             std::size_t size = 4096) {
+  std::string header = "SLUICEJL" + little_endian_bytes(version, 4) + little_endian_bytes(64, 4) +
+                       little_endian_bytes(number, 8) + little_endian_bytes(first, 8) +
+                       std::string(32, '\0');
   if (salt) {
     header.replace(36, 4, little_endian_bytes(1, 4));  // reused
     header.replace(40, 4, little_endian_bytes(salt, 4));
   }
-  std::string covered = salt ? header.substr(0, 32) + header.substr(36) : header.substr(0, 32);
+  if (version >= 3) header.replace(44, 8, little_endian_bytes(size, 8));
+  std::string covered =
+      version >= 2 ? header.substr(0, 32) + header.substr(36) : header.substr(0, 32);
   header.replace(32, 4, little_endian_bytes(reference_crc32c(covered), 4));
   std::string bytes = header;
-  for (std::uint64_t lsn = first; lsn <= last; ++lsn) {
-    std::string text = payload(lsn);
+  std::uint64_t lsn = first;
+  for (const std::string& text : texts) {
     std::string rest = little_endian_bytes(lsn, 8) + little_endian_bytes(lsn, 8) + text;
     std::string length = little_endian_bytes(text.size(), 4);
     std::uint32_t checksum = reference_crc32c(length + rest) ^ salt;
     bytes += length + little_endian_bytes(checksum, 4) + rest;
+    ++lsn;
   }
   bytes.resize(size, '\0');
   return bytes;
 }
 
+// payload(first) to payload(last).
+std::vector<std::string> payloads(std::uint64_t first, std::uint64_t last) {
+  std::vector<std::string> texts;
+  for (std::uint64_t i = first; i <= last; ++i) texts.push_back(payload(i));
+  return texts;
+}
+
+// A segment sluice would never leave, records within 24 bytes of its end
+// (no room for its seal), made by hand or by damage that kept every
+// checksum: the journal goes on in a fresh segment instead of writing past
+// its end.
+TEST_F(journal_damage, a_segment_with_no_room_for_its_seal_is_not_continued) {
+  std::vector<std::string> texts = {pattern(3000, 1), pattern(4096 - 64 - 24 - 3024 - 10, 2)};
+  write_all(dir / "0000000000000001.journal", handmade_segment(3, 1, 1, texts));
+  {
+    auto log = journal::open(dir.path(), small);
+    write_records(log, 3, 4);
+  }
+  EXPECT_EQ(segment_files(dir.path()).size(), 2u);
+  auto log = journal::open(dir.path(), small);
+  auto records = read_records(log);
+  ASSERT_EQ(records.size(), 4u);
+  EXPECT_EQ(records[1].data, texts[1]);
+  EXPECT_EQ(records[3], (read_record{4, payload(4)}));
+}
+
+// Salvage gives a segment its size back only once every header has been
+// checked and only if it keeps the segment: an open that fails changes
+// nothing, and a read-only one never does.
+TEST_F(journal_damage, salvage_restores_a_size_only_after_every_check_and_never_read_only) {
+  make_journal(dir.path(), 100);
+  auto segments = segment_files(dir.path());
+  ASSERT_GE(segments.size(), 3u);
+  write_all(segments.front(), read_all(segments.front()) + "added");
+  std::string newest = read_all(segments.back());
+  damage(segments.back(), 0, 1, 'X');  // a wrong magic: the open fails
+  auto e = thrown([&] { journal::open(dir.path(), in_mode(recovery_mode::salvage)); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EINVAL);
+  EXPECT_EQ(size_on_disk(segments.front()), 4096u + 5);
+
+  write_all(segments.back(), newest);
+  journal_options read_only = in_mode(recovery_mode::salvage);
+  read_only.read_only = true;
+  {
+    auto log = journal::open(dir.path(), read_only);
+    EXPECT_EQ(read_records(log), expected_records(1, 100));
+  }
+  EXPECT_EQ(size_on_disk(segments.front()), 4096u + 5);
+  {
+    auto log = journal::open(dir.path(), in_mode(recovery_mode::salvage));
+    EXPECT_EQ(read_records(log), expected_records(1, 100));
+  }
+  EXPECT_EQ(size_on_disk(segments.front()), 4096u);
+  auto log = journal::open(dir.path(), small);
+  EXPECT_EQ(read_records(log), expected_records(1, 100));
+}
+
+// --- the older formats ------------------------------------------------------
+
 TEST_F(journal_legacy, a_journal_of_versions_1_and_2_is_read_and_goes_on_in_version_3) {
-  write_all(dir / "0000000000000005.journal", legacy_segment(5, 1, 10));
-  write_all(dir / "0000000000000006.journal", legacy_segment(6, 11, 15, 0x5EED));
+  write_all(dir / "0000000000000005.journal", handmade_segment(1, 5, 1, payloads(1, 10)));
+  write_all(dir / "0000000000000006.journal", handmade_segment(2, 6, 11, payloads(11, 15), 0x5EED));
   {
     auto log = journal::open(dir.path(), small);
     EXPECT_EQ(read_records(log), expected_records(1, 15));
@@ -284,7 +349,7 @@ TEST_F(journal_legacy, a_journal_of_versions_1_and_2_is_read_and_goes_on_in_vers
 }
 
 TEST_F(journal_legacy, a_version_1_segment_left_for_a_new_one_is_sealed_where_it_has_room) {
-  write_all(dir / "0000000000000001.journal", legacy_segment(1, 1, 10));
+  write_all(dir / "0000000000000001.journal", handmade_segment(1, 1, 1, payloads(1, 10)));
   { journal::open(dir.path(), small).close(); }  // goes on in segment 2
   std::filesystem::remove(segment_files(dir.path()).back());
   auto e = thrown([&] { journal::open(dir.path(), small); });

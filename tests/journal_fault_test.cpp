@@ -230,15 +230,20 @@ TEST_F(journal_fault, the_default_writes_zeros_ahead_of_its_records) {
     fake_sys fake;  // refuses to have the disk zero the segments
     auto log = journal::open(dir / "reserved", {.segment_size = segment});
     for (int i = 1; i <= 100; ++i) log.write(bytes_of(value));  // 63 in a segment, then 37
-    std::uint64_t zeroed = header;
-    int crossings = 0;
+    std::uint64_t zeroed = header, records_end = header, previous_end = 0;
+    int crossings = 0, seals = 0;
     for (const auto& write : fake.pwritevs()) {
       if (write.offset == 0) {  // a new segment's header: nothing after it is written
-        zeroed = header;
+        previous_end = records_end;
+        zeroed = records_end = header;
         continue;
       }
-      if (write.requested < record) continue;  // the seal of a segment that has a successor
+      if (static_cast<std::uint64_t>(write.offset) == previous_end && write.requested < record) {
+        ++seals;  // then the seal, right after the previous segment's records
+        continue;
+      }
       std::uint64_t end = static_cast<std::uint64_t>(write.offset) + record;
+      records_end = end;
       std::uint64_t expected =
           end <= zeroed ? record : std::min(segment, end + ahead) - write.offset;
       crossings += expected != record;
@@ -248,6 +253,7 @@ TEST_F(journal_fault, the_default_writes_zeros_ahead_of_its_records) {
     // Every fifth record passes the zeros: the 1st, 6th, ... 61st of a
     // segment, the last one's zeros cut at the segment's end.
     EXPECT_EQ(crossings, 13 + 8);
+    EXPECT_EQ(seals, 1);
     log.close();
     auto again = journal::open(dir / "reserved", {.segment_size = segment});
     EXPECT_EQ(read_records(again).size(), 100u);

@@ -12,6 +12,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <functional>
 #include <future>
 #include <map>
 #include <sluice/sluice.hpp>
@@ -56,9 +57,9 @@ TEST_F(journal_lock, a_second_writer_in_the_same_process_is_refused_at_once_nami
   EXPECT_EQ(error->code().value(), EWOULDBLOCK);
   std::string what = error->what();
   EXPECT_NE(what.find("sluice: open journal " + quoted(dir / "log")), std::string::npos) << what;
-  EXPECT_NE(
-      what.find("open for writing in process " + std::to_string(::getpid()) + " (this process)"),
-      std::string::npos)
+  EXPECT_NE(what.find("open for writing in process " + std::to_string(::getpid()) +
+                      " (this process, or a child it forked"),
+            std::string::npos)
       << what;
   first.write(bytes_of("still the first writer's"));
   first.close();
@@ -140,6 +141,139 @@ TEST_F(journal_lock, a_writer_killed_with_sigkill_leaves_no_lock_behind) {
     EXPECT_EQ(records, expected_records(1, 10 * (round + 1))) << "round " << round;
     log.close();
   }
+}
+
+// A child of fork() holds a copy of the parent's journal and shares its
+// lock: it must not write through it (both would write the same tail), nor
+// commit what the parent had appended when it forked; letting it go closes
+// its descriptors only.
+TEST_F(journal_lock, a_child_of_fork_cannot_use_the_parents_journal) {
+  auto log = journal::open(dir / "log");
+  write_records(log, 1, 3);
+  log.append(bytes_of(payload(4)));  // pending when the child is made
+  auto [pid, from_child] = fork_child([&](int report) {
+    int code = 0;  // each check that fails sets a bit
+    for (auto call : std::vector<std::function<void()>>{
+             [&] { log.write(bytes_of("child")); }, [&] { log.commit(4); },
+             [&] { log.read_from(1); }, [&] { log.next_lsn(); }}) {
+      auto e = thrown(call);
+      code = code * 2 + (e && e->code().value() == EBADF &&
+                                 std::string(e->what()).find("before a fork()") != std::string::npos
+                             ? 0
+                             : 1);
+    }
+    try {
+      log.close();  // only closes the child's descriptors
+    } catch (...) {
+      code |= 64;
+    }
+    char byte = static_cast<char>(code);
+    (void)::write(report, &byte, 1);
+    ::_exit(0);
+  });
+  ASSERT_GE(pid, 0);
+  char result = -1;
+  EXPECT_EQ(::read(from_child, &result, 1), 1);
+  ::close(from_child);
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  EXPECT_EQ(result, 0) << "bits of the checks the child failed: " << int(result);
+  EXPECT_EQ(log.next_lsn(), 5u);
+  log.commit(4);
+  write_records(log, 5, 6);
+  log.close();
+  auto again = journal::open(dir / "log");
+  EXPECT_EQ(read_records(again), expected_records(1, 6));
+}
+
+// The journal finds its files through the directory it opened, not its
+// path: a journal directory renamed while open, and a new journal made at
+// the old path, never write into each other.
+TEST_F(journal_lock, a_directory_renamed_while_open_keeps_each_journal_to_itself) {
+  journal_options small{.segment_size = 4096};
+  auto first = journal::open(dir / "log", small);
+  write_records(first, 1, 30);
+  std::filesystem::rename(dir / "log", dir / "log.old");
+  auto second = journal::open(dir / "log", small);  // a new journal at the old path
+  std::vector<read_record> second_records;
+  for (std::uint64_t i = 1; i <= 30; ++i) {
+    std::string text = pattern(200, 1000 + i);
+    second_records.push_back({second.write(bytes_of(text)), text});
+  }
+  write_records(first, 31, 60);  // rotates, creating segments
+  first.truncate_before(40);     // removes segments
+  first.close();
+  second.close();
+  auto old = journal::open(dir / "log.old", small);
+  EXPECT_EQ(read_records(old, old.first_lsn()), expected_records(old.first_lsn(), 60));
+  auto renewed = journal::open(dir / "log", small);
+  EXPECT_EQ(read_records(renewed), second_records);
+}
+
+// The directory journal::open creates is its owner's only (0700): nobody
+// else can read the records, nor hold the journal's lock to keep its
+// writer out. Needs root, to be a second user.
+TEST_F(journal_lock, another_user_can_neither_read_nor_lock_a_journal_it_made) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root, to act as a second user";
+  scoped_umask umask(022);
+  auto log = journal::open(dir / "log");
+  write_records(log, 1, 3);
+  EXPECT_EQ(std::filesystem::status(dir / "log").permissions(), std::filesystem::perms::owner_all);
+  ::chmod(dir.path().c_str(), 0755);  // the parent lets others in
+  auto [pid, from_child] = fork_child([&](int report) {
+    char error = 0;
+    if (::setgid(4242) != 0 || ::setuid(4242) != 0) {
+      error = -1;
+    } else {
+      auto e = thrown([&] { journal::open(dir / "log", read_only); });
+      error = static_cast<char>(e ? e->code().value() : 0);
+    }
+    (void)::write(report, &error, 1);
+    ::_exit(0);
+  });
+  ASSERT_GE(pid, 0);
+  char error = 0;
+  EXPECT_EQ(::read(from_child, &error, 1), 1);
+  ::close(from_child);
+  ::waitpid(pid, nullptr, 0);
+  EXPECT_EQ(error, EACCES);
+  log.close();
+}
+
+// A lease on a segment (a file server's delegation, say) is broken, and
+// waited for, as a blocking open would: the non-blocking open that refuses
+// FIFOs must not turn it into an EWOULDBLOCK. The child holds a read lease
+// and gives it up when the kernel asks (SIGIO), after a pause.
+int leased_fd = -1;
+void give_up_lease(int) {
+  ::usleep(200 * 1000);
+  ::fcntl(leased_fd, F_SETLEASE, F_UNLCK);
+}
+
+TEST_F(journal_lock, a_lease_on_a_segment_is_waited_for_not_reported) {
+  journal::open(dir / "log").close();
+  auto segment = segment_files(dir / "log").front();
+  auto [pid, from_child] = fork_child([&](int ready) {
+    ::signal(SIGIO, give_up_lease);
+    leased_fd = ::open(segment.c_str(), O_RDONLY);
+    char taken = ::fcntl(leased_fd, F_SETLEASE, F_RDLCK) == 0 ? 1 : 0;
+    (void)::write(ready, &taken, 1);
+    for (int i = 0; i < 100; ++i) ::usleep(100 * 1000);  // 10 s at most
+    ::_exit(0);
+  });
+  ASSERT_GE(pid, 0);
+  char taken = 0;
+  ASSERT_EQ(::read(from_child, &taken, 1), 1);
+  ::close(from_child);
+  if (!taken) {
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, nullptr, 0);
+    GTEST_SKIP() << "no lease could be taken here";
+  }
+  auto error = open_error(dir / "log");
+  ::kill(pid, SIGKILL);
+  ::waitpid(pid, nullptr, 0);
+  EXPECT_FALSE(error) << error->what();
 }
 
 TEST_F(journal_read_only, readers_share_the_directory_but_never_with_a_writer) {
@@ -227,13 +361,14 @@ TEST_F(journal_read_only, a_missing_directory_is_not_created_and_an_empty_one_ha
   EXPECT_TRUE(std::filesystem::is_empty(dir / "empty"));
 }
 
-// journal::open(dir) in a thread, given `seconds` to finish. A FIFO in a
+// journal::open(dir, options) in a thread, given `seconds` to finish. A FIFO in a
 // segment's place would block a plain open for reading until a writer came:
 // if the open is still waiting then, the test opens the FIFO for writing
 // itself to let it go, and fails.
 std::optional<std::system_error> open_error_within(const std::filesystem::path& dir,
-                                                   const std::filesystem::path& fifo, int seconds) {
-  auto opening = std::async(std::launch::async, [&] { return open_error(dir); });
+                                                   const std::filesystem::path& fifo, int seconds,
+                                                   journal_options options = {}) {
+  auto opening = std::async(std::launch::async, [&] { return open_error(dir, options); });
   if (opening.wait_for(std::chrono::seconds(seconds)) == std::future_status::ready)
     return opening.get();
   ADD_FAILURE() << "journal::open blocked on the FIFO " << fifo;
@@ -267,7 +402,7 @@ TEST_F(journal_segment_type, a_fifo_as_a_segment_is_refused_without_blocking) {
   EXPECT_EQ(read_records(log), expected_records(1, 30));
 }
 
-TEST_F(journal_segment_type, a_directory_or_a_device_as_a_segment_is_refused) {
+TEST_F(journal_segment_type, a_directory_or_a_symbolic_link_as_a_segment_is_refused) {
   journal::open(dir / "log").close();
   auto segment = segment_files(dir / "log").front();
   std::filesystem::remove(segment);
@@ -279,11 +414,34 @@ TEST_F(journal_segment_type, a_directory_or_a_device_as_a_segment_is_refused) {
       << error->what();
 
   std::filesystem::remove(segment);
-  std::filesystem::create_symlink("/dev/zero", segment);  // reads as endless zeros
+  std::filesystem::create_symlink("/dev/zero", segment);  // would read as endless zeros
   error = open_error(dir / "log");
   ASSERT_TRUE(error);
   EXPECT_EQ(error->code().value(), EINVAL);
-  EXPECT_NE(std::string(error->what()).find("it is a character device"), std::string::npos)
+  EXPECT_NE(std::string(error->what()).find("it is a symbolic link, not a journal segment"),
+            std::string::npos)
+      << error->what();
+}
+
+// A spare that is not a regular file would be found only when the journal
+// first rotates into it, and poison the journal then: refused at open.
+TEST_F(journal_segment_type, a_spare_that_is_not_a_regular_file_is_refused_at_open) {
+  journal_options reusing{.segment_size = 4096, .reuse_segments = true};
+  {
+    auto log = journal::open(dir / "log", reusing);
+    write_records(log, 1, 60);
+    log.truncate_before(40);
+  }
+  std::filesystem::path spare;
+  for (const auto& entry : std::filesystem::directory_iterator(dir / "log"))
+    if (entry.path().native().ends_with(".spare")) spare = entry.path();
+  ASSERT_FALSE(spare.empty());
+  std::filesystem::remove(spare);
+  ASSERT_EQ(::mkfifo(spare.c_str(), 0600), 0);
+  auto error = open_error_within(dir / "log", spare, 10, reusing);
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->code().value(), EINVAL);
+  EXPECT_NE(std::string(error->what()).find(quoted(spare) + ": it is a FIFO"), std::string::npos)
       << error->what();
 }
 

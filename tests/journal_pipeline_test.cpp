@@ -38,7 +38,7 @@ class sync_gate {
     active_ = this;
     table_ = sluice::detail::real_sys();
     table_.fdatasync = fdatasync_entry;
-    table_.open = open_entry;
+    table_.openat = open_entry;
     sluice::detail::set_sys(&table_);
   }
   sync_gate(const sync_gate&) = delete;
@@ -76,10 +76,10 @@ class sync_gate {
     errno = gate.held_errno_;
     return -1;
   }
-  static int open_entry(const char* path, int flags, mode_t mode) {
+  static int open_entry(int dir, const char* path, int flags, mode_t mode) {
     sync_gate& gate = *active_;
     if (gate.holding_ && std::string_view(path).ends_with(".tmp")) gate.created_while_held_ = true;
-    return sluice::detail::real_sys().open(path, flags, mode);
+    return sluice::detail::real_sys().openat(dir, path, flags, mode);
   }
 
   static inline sync_gate* active_ = nullptr;

@@ -33,15 +33,15 @@ const sluice::detail::sys_table& syncless_sys() {
 
 recording_sys::recording_sys(bool zero_by_disk) : zero_by_disk_(zero_by_disk), table_(real()) {
   if (active_) throw std::logic_error("recording_sys: one at a time");
-  table_.open = open_entry;
+  table_.openat = open_entry;
   table_.close = close_entry;
   table_.pwritev = pwritev_entry;
   table_.fdatasync = fdatasync_entry;
   table_.fsync = fsync_entry;
   table_.fallocate = fallocate_entry;
   table_.ftruncate = ftruncate_entry;
-  table_.rename = rename_entry;
-  table_.unlink = unlink_entry;
+  table_.renameat = rename_entry;
+  table_.unlinkat = unlink_entry;
   active_ = this;
   sluice::detail::set_sys(&table_);
 }
@@ -77,8 +77,8 @@ std::string recording_sys::name_of(int fd) {
   return static_cast<std::size_t>(fd) < names_.size() ? names_[fd] : std::string();
 }
 
-int recording_sys::open_entry(const char* path, int flags, mode_t mode) {
-  int fd = real().open(path, flags, mode);
+int recording_sys::open_entry(int dir, const char* path, int flags, mode_t mode) {
+  int fd = real().openat(dir, path, flags, mode);
   if (fd < 0) return fd;
   std::lock_guard lock(active_->mutex_);
   auto& names = active_->names_;
@@ -157,8 +157,8 @@ int recording_sys::ftruncate_entry(int fd, off_t length) {
   return result;
 }
 
-int recording_sys::rename_entry(const char* from, const char* to) {
-  int result = real().rename(from, to);
+int recording_sys::rename_entry(int from_dir, const char* from, int to_dir, const char* to) {
+  int result = real().renameat(from_dir, from, to_dir, to);
   if (result != 0) return result;
   std::string source = std::filesystem::path(from).filename().native();
   std::string target = std::filesystem::path(to).filename().native();
@@ -173,8 +173,8 @@ int recording_sys::rename_entry(const char* from, const char* to) {
 
 // Descriptors still open on the file keep its name: a sync through one
 // after the unlink names a file that is gone, which the replay ignores.
-int recording_sys::unlink_entry(const char* path) {
-  int result = real().unlink(path);
+int recording_sys::unlink_entry(int dir, const char* path, int flags) {
+  int result = real().unlinkat(dir, path, flags);
   if (result != 0) return result;
   active_->add(
       {recorded_op::unlink, std::filesystem::path(path).filename().native(), {}, 0, {}, 0});

@@ -52,15 +52,15 @@ class recording_sys {
   std::string name_of(int fd);
 
   static recording_sys* active_;
-  static int open_entry(const char* path, int flags, mode_t mode);
+  static int open_entry(int dir, const char* path, int flags, mode_t mode);
   static int close_entry(int fd);
   static ssize_t pwritev_entry(int fd, const iovec* iov, int count, off_t offset);
   static int fdatasync_entry(int fd);
   static int fsync_entry(int fd);
   static int fallocate_entry(int fd, int mode, off_t offset, off_t length);
   static int ftruncate_entry(int fd, off_t length);
-  static int rename_entry(const char* from, const char* to);
-  static int unlink_entry(const char* path);
+  static int rename_entry(int from_dir, const char* from, int to_dir, const char* to);
+  static int unlink_entry(int dir, const char* path, int flags);
 
   bool zero_by_disk_;
   sluice::detail::sys_table table_;

@@ -107,12 +107,14 @@ struct journal_options {
   bool reuse_segments = false;
   // Default false: the journal is opened for writing. true: for reading
   // only. Recovery checks the segments as `recovery` says but changes
-  // nothing on disk (no leftover removed, no segment renamed, created or
-  // synced: after a crash of the last writer, its records may not be
-  // durable yet, until a writer opens the journal); read_from() returns the
-  // records it found; append(), write() and truncate_before() throw EBADF.
-  // The directory must exist. Any number of read-only journals may be open
-  // at once, but never beside a writer: see journal::open.
+  // nothing on disk (no leftover removed, no segment renamed, resized,
+  // created or synced, no lock file created: after a crash of the last
+  // writer, its records may not be durable yet, until a writer opens the
+  // journal); read_from() returns the records it found; append(), write()
+  // and truncate_before() throw EBADF. The directory must exist. Any number
+  // of read-only journals may be open at once, but never beside a writer:
+  // see journal::open (a directory no writer of this format has opened has
+  // no lock file, and is read without a lock).
   bool read_only = false;
 };
 
@@ -176,24 +178,31 @@ class journal {
   // The largest payload append() takes: 64 MiB.
   static constexpr std::size_t max_record_size = std::size_t{64} << 20;
 
-  // Opens the journal in `dir`: creates the directory (and syncs its parent)
-  // if missing, starts a new journal in an empty one, else recovers the
-  // segments there by `options.recovery` and fdatasyncs the newest, so every
-  // record read_from() returns is durable. Cost: reads every segment once.
+  // Opens the journal in `dir`: creates the directory (0700: its owner's
+  // only) and syncs its parent if missing, starts a new journal in an empty
+  // one, else recovers the segments there by `options.recovery` and
+  // fdatasyncs the newest, so every record read_from() returns is durable.
+  // Holds the directory open until close() and finds every file through
+  // it: renaming the directory meanwhile changes nothing of where the
+  // journal writes. Cost: reads every segment once.
   //
-  // One writer at a time: the journal locks its directory (flock) until
-  // close(), exclusively, or shared with options.read_only. An open that
-  // would share the directory with a writer (a second writer, or a reader
-  // beside one, or a writer beside readers), in this process or another,
-  // fails at once with EWOULDBLOCK naming the directory and, where
-  // /proc/locks tells it, the holder's pid. The lock ends with the process
-  // that holds it, however it ends: a crash leaves nothing to clean up.
+  // One writer at a time: the journal takes a flock on the directory's
+  // journal.lock (a writer creates it) until close(), exclusively, or
+  // shared with options.read_only. An open that would share the directory
+  // with a writer (a second writer, or a reader beside one, or a writer
+  // beside readers), in this process or another, fails at once with
+  // EWOULDBLOCK naming the directory and, where /proc/locks tells it, the
+  // holder's pid. The lock ends with the process that holds it, however it
+  // ends: a crash leaves nothing to clean up. In a child of fork(), every
+  // call on a journal the parent opened throws EBADF; its close() and
+  // destructor only close the child's descriptors.
   //
   // Throws std::system_error: EWOULDBLOCK as above; EINVAL for a directory
   // holding other files ("not a journal directory") or a segment with a
-  // wrong magic, checksum or length, or that is not a regular file (a FIFO
-  // is refused without waiting for a writer); EPROTONOSUPPORT for a newer
-  // format; EILSEQ for corruption, a segment shorter than it was made, or
+  // wrong magic, checksum or length, or a segment, spare or lock file that
+  // is not a regular file (a FIFO is refused without waiting for a writer;
+  // a symbolic link is refused too); EPROTONOSUPPORT for a newer format;
+  // EILSEQ for corruption, a segment not of the size it was made with, or
   // a missing newest segment.
   static journal open(const std::filesystem::path& dir, journal_options options = {});
 

@@ -22,7 +22,10 @@ struct pollfd;
 namespace sluice::detail {
 
 struct sys_table {
-  int (*open)(const char* path, int flags, mode_t mode);
+  // openat(2), renameat(2) and unlinkat(2): a relative path is resolved in
+  // the directory `dir` is open on, or in the working directory for
+  // AT_FDCWD. The journal works inside the directory it holds open.
+  int (*openat)(int dir, const char* path, int flags, mode_t mode);
   int (*close)(int fd);
   ssize_t (*pwritev)(int fd, const iovec* iov, int count, off_t offset);
   ssize_t (*preadv)(int fd, const iovec* iov, int count, off_t offset);
@@ -40,8 +43,8 @@ struct sys_table {
   int (*getfl)(int fd);                       // fcntl(fd, F_GETFL): the open flags (O_APPEND...)
   int (*fiemap)(int fd, struct fiemap* map);  // ioctl(fd, FS_IOC_FIEMAP, map)
   int (*linkat)(int from_dir, const char* from, int to_dir, const char* to, int flags);
-  int (*rename)(const char* from, const char* to);
-  int (*unlink)(const char* path);
+  int (*renameat)(int from_dir, const char* from, int to_dir, const char* to);
+  int (*unlinkat)(int dir, const char* path, int flags);
   int (*stat)(const char* path, struct stat* out);
   int (*sync_file_range)(int fd, off_t offset, off_t length, unsigned flags);
   int (*fadvise)(int fd, off_t offset, off_t length, int advice);  // posix_fadvise, errno style

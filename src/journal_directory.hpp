@@ -1,0 +1,64 @@
+// The journal's directory, held open for the journal's life. Every name in
+// it is resolved through that descriptor (openat, renameat, unlinkat,
+// fsync), never through the path again: a directory renamed, or a path
+// pointed elsewhere, while the journal is open changes nothing of where it
+// writes. The path names it in messages only.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sluice/file.hpp"
+
+namespace sluice::detail {
+
+class journal_directory {
+ public:
+  // Opens directory `path` (O_RDONLY | O_DIRECTORY, one open). Throws
+  // system_error "open directory '<path>'": ENOENT, ENOTDIR, EACCES...
+  explicit journal_directory(const std::filesystem::path& path);
+
+  const std::filesystem::path& path() const noexcept { return path_; }
+  std::filesystem::path path_of(std::string_view name) const { return path_ / name; }
+
+  // The names in it, "." and ".." left out: getdents64 on a descriptor of
+  // its own (openat of "."), so that listing moves no shared offset.
+  std::vector<std::string> list() const;
+
+  // Opens file `name` with `flags` (O_RDONLY or O_RDWR, O_CREAT, O_EXCL;
+  // `mode` for a file it creates) and checks that it is a regular file,
+  // `what` saying what it should be in the message otherwise ("a journal
+  // segment"). It never blocks and never follows a symbolic link: opened
+  // with O_NONBLOCK | O_NOFOLLOW, so that a FIFO in its place is refused at
+  // once; O_NONBLOCK is cleared once the file is known to be regular. A
+  // lease on the file (a file server's delegation) makes a non-blocking
+  // open fail with EWOULDBLOCK while the kernel breaks it: the open is
+  // tried again, 1 to 100 ms apart, until the kernel's lease-break-time
+  // has let it go, as a blocking open would wait. Cost: an openat, an
+  // fstat and an fcntl. Throws system_error: EINVAL naming what the file is
+  // instead (a FIFO, a directory, a symbolic link...), or the errno of a
+  // failed call.
+  file open_regular(std::string_view name, int flags, const char* what, mode_t mode = 0) const;
+
+  // renameat and unlinkat inside it. Throw system_error naming the
+  // operation and the path of `from` (`name`).
+  void rename(std::string_view from, std::string_view to) const;
+  void remove(std::string_view name) const;
+
+  // Makes its entries durable: fsync through its descriptor. Throws
+  // system_error "fsync directory '<path>'".
+  void sync() const;
+
+ private:
+  file handle_;
+  std::filesystem::path path_;
+};
+
+// Creates directory `dir` with permissions 0700 (the owner only, before the
+// umask) if it is missing, then syncs its parent either way; returns true
+// if it created it. Throws system_error (ENOTDIR if `dir` is a file).
+bool make_directory(const std::filesystem::path& dir);
+
+}  // namespace sluice::detail
