@@ -8,6 +8,8 @@
 #include <poll.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -55,6 +57,16 @@ constexpr sys_table real_table{
     .mkdir = ::mkdir,
     .getdents64 = ::getdents64,
     .lseek = ::lseek,
+    .lstat = ::lstat,
+    .readlink = ::readlink,
+    .statfs = ::statfs,
+    .geteuid = ::geteuid,
+    .fchown = ::fchown,
+    .fchmod = ::fchmod,
+    .llistxattr = ::llistxattr,
+    .lgetxattr = ::lgetxattr,
+    .fsetxattr = ::fsetxattr,
+    .fremovexattr = ::fremovexattr,
     .ring_open = real_ring_open,
     .ring_close = real_ring_close,
     .ring_register = real_ring_register,

@@ -15,6 +15,7 @@
 #include <cstdint>
 
 struct stat;
+struct statfs;
 struct statx;
 struct fiemap;
 struct pollfd;
@@ -53,6 +54,19 @@ struct sys_table {
   // lseek(2). The journal asks SEEK_DATA and SEEK_HOLE where a segment may
   // hold non-zero bytes, so that recovery need not read its unwritten end.
   off_t (*lseek)(int fd, off_t offset, int whence);
+
+  // writer_options::atomic_replace follows a path's final symbolic links
+  // itself and gives the new file the old one's owner, attributes and mode.
+  int (*lstat)(const char* path, struct stat* out);
+  ssize_t (*readlink)(const char* path, char* buffer, size_t size);
+  int (*statfs)(const char* path, struct statfs* out);
+  uid_t (*geteuid)();  // never fails
+  int (*fchown)(int fd, uid_t owner, gid_t group);
+  int (*fchmod)(int fd, mode_t mode);
+  ssize_t (*llistxattr)(const char* path, char* names, size_t size);
+  ssize_t (*lgetxattr)(const char* path, const char* name, void* value, size_t size);
+  int (*fsetxattr)(int fd, const char* name, const void* value, size_t size, int flags);
+  int (*fremovexattr)(int fd, const char* name);
 
   // io_uring, behind an opaque handle (liburing's struct io_uring), for
   // writer_options::write_behind. Same errno style: -1 and errno on failure.
