@@ -178,6 +178,7 @@ void writer::take(writer& other) noexcept {
   pos_ = std::exchange(other.pos_, nullptr);
   end_ = std::exchange(other.end_, nullptr);
   error_ = std::exchange(other.error_, nullptr);
+  error_thrown_ = std::exchange(other.error_thrown_, false);
   modes_ = std::exchange(other.modes_, {});
   behind_ = std::move(other.behind_);
   if (behind_)
@@ -189,16 +190,20 @@ void writer::take(writer& other) noexcept {
 
 writer::~writer() { destroy(); }
 
+// Closes; reports a failure only if nobody has seen it: an error this writer
+// already threw to its caller is not reported again (see DESIGN.md: the
+// caller was told, and the file holds exactly the bytes before it).
 void writer::destroy() noexcept {
   if (!target_.is_open()) return;
   if (modes_.replacing) {
     behind_.reset();
     return detail::discard(target_, modes_.temporary_name);  // only close() commits
   }
+  bool told = error_thrown_;
   try {
     close();
   } catch (const std::exception& e) {
-    report_lost(e);
+    if (!told) report_lost(e);
   }
 }
 
@@ -215,8 +220,8 @@ void writer::report_lost(const std::exception& e) const noexcept {
   }
 }
 
-void writer::check_usable() const {
-  if (error_) std::rethrow_exception(error_);
+void writer::check_usable() {
+  if (error_) rethrow_sticky();
   if (!target_.is_open())
     throw std::system_error(EBADF, std::generic_category(),
                             detail::describe("write", target_.path()) + ": the writer is closed");
@@ -229,8 +234,15 @@ void writer::sticking(Step&& step) {
     step();
   } catch (...) {
     fail(std::current_exception());
+    error_thrown_ = true;
     throw;
   }
+}
+
+// Throws the sticky error to the caller.
+void writer::rethrow_sticky() {
+  error_thrown_ = true;
+  std::rethrow_exception(error_);
 }
 
 void writer::fail(std::exception_ptr error) noexcept {
@@ -494,7 +506,7 @@ void writer::take_back_failure(std::span<const char> rest) {
   target_.seek(failed.offset);
   behind_.reset();
   fail(failed.error);
-  std::rethrow_exception(failed.error);
+  rethrow_sticky();
 }
 
 // 32 bytes hold the longest shortest-round-trip form ("-2.2250738585072014e-308").
@@ -544,7 +556,7 @@ void writer::trim_after_failure() noexcept {
 
 void writer::close() {
   if (!target_.is_open()) {
-    if (error_) std::rethrow_exception(error_);  // a failed close() stays failed
+    if (error_) rethrow_sticky();  // a failed close() stays failed
     return;
   }
   std::exception_ptr first = error_ ? error_ : finish();
@@ -554,7 +566,7 @@ void writer::close() {
   if (!first) first = closing;
   if (first) {
     fail(first);  // the unwritten bytes stay counted in buffered()
-    std::rethrow_exception(first);
+    rethrow_sticky();
   }
   storage_.reset();
   begin_ = pos_ = end_ = nullptr;

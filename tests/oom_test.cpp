@@ -154,8 +154,34 @@ TEST_F(writer_oom, a_background_failure_that_finds_no_memory_still_stops_the_wri
   EXPECT_EQ(e->code().value(), ENOSPC);
   EXPECT_EQ(fake.calls(call::pwritev), writes) << "a failed write was retried";
   captured_reports reports;
-  out.reset();  // destroyed without close: reports the loss, does not throw
-  EXPECT_EQ(reports.reports().size(), 1u);
+  out.reset();  // destroyed without close: put() threw the loss, nothing more to report
+  EXPECT_TRUE(reports.reports().empty());
+}
+
+// The same, destroyed right after the bad_alloc: the caller never saw the
+// write failure, so the destructor reports it.
+TEST_F(writer_oom, a_write_failure_hidden_by_a_bad_alloc_is_reported_by_the_destructor) {
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  fake_sys fake;
+  fake.on_pwritev([&](int nth, std::size_t) {
+    if (nth != 2) return transfer_action{};
+    released.wait();
+    return transfer_action{transfer_action::fail, ENOSPC, 0};
+  });
+  std::optional<sluice::writer> out;
+  out.emplace(dir.path() / "out", sluice::writer_options{.buffer_size = 100, .write_behind = true});
+  for (char c : pattern(250)) out->put(c);
+  refuse_buffers_over = 128;
+  release.set_value();
+  EXPECT_THROW(out->flush(), std::bad_alloc);
+  refuse_buffers_over = 0;
+  captured_reports reports;
+  out.reset();
+  ASSERT_EQ(reports.reports().size(), 1u);
+  EXPECT_EQ(reports.reports()[0].code.value(), ENOSPC);
+  EXPECT_NE(reports.reports()[0].message.find("bytes lost"), std::string::npos)
+      << reports.reports()[0].message;
 }
 
 }  // namespace

@@ -16,7 +16,9 @@
 // not take stay in the buffer; nothing is written twice; the file then holds
 // exactly the bytes before the write_error's offset(). A failed sync poisons
 // the writer for good. The destructor closes without throwing: if that fails,
-// or bytes are left unwritten, it tells the error handler how many were lost.
+// or bytes are left unwritten, it tells the error handler how many were lost,
+// unless the failure is one the writer already threw to its caller (who was
+// told then, and knows the file holds the bytes before it).
 //
 // Pipes, sockets and terminals: a writer on standard output is made from
 // file::borrow(STDOUT_FILENO, name), whose close() leaves fd 1 open; a path
@@ -212,6 +214,8 @@ struct writer_options {
   static constexpr std::size_t write_behind_depth = 2;
 };
 
+class ostream;
+
 namespace detail {
 class write_behind;
 
@@ -385,7 +389,8 @@ class writer {
   template <class Step>
   void sticking(Step&& step);
   void report_lost(const std::exception& e) const noexcept;
-  void check_usable() const;
+  void check_usable();
+  [[noreturn]] void rethrow_sticky();
   void destroy() noexcept;
 
   file target_;
@@ -396,6 +401,11 @@ class writer {
   char* pos_ = nullptr;
   char* end_ = nullptr;       // == pos_ once an error sticks, so every write goes slow
   std::exception_ptr error_;  // the sticky error, null if none
+  // error_ reached the caller (thrown out of a call of this writer), so the
+  // destructor need not report it. An ostream whose stream only set badbit
+  // clears it (the friend below).
+  bool error_thrown_ = false;
+  friend class ostream;
 
   // What the options made of this writer; a moved-from writer has the defaults.
   struct modes {
