@@ -25,6 +25,14 @@ namespace {
 // plus what the disk has not caught up with.
 constexpr std::uint64_t early_writeback_batch = 1024 * 1024;
 
+std::size_t page_size() { return static_cast<std::size_t>(::sysconf(_SC_PAGESIZE)); }
+
+std::size_t requested_buffer_size(const writer_options& options) {
+  if (options.buffer_size) return options.buffer_size;
+  return options.caching == caching::direct ? writer_options::default_direct_buffer_size
+                                            : writer_options::default_buffer_size;
+}
+
 std::span<const std::byte> bytes_of(const char* data, std::size_t size) {
   return {reinterpret_cast<const std::byte*>(data), size};
 }
@@ -63,6 +71,7 @@ std::string failure_of(const std::system_error& e) {
 void detail::free_deleter::operator()(char* buffer) const noexcept { std::free(buffer); }
 
 writer::writer(const std::filesystem::path& path, writer_options options) {
+  allocate_before_open(options);
   open_target(path, options);
   try {
     start(options);
@@ -81,6 +90,16 @@ writer::writer(file&& target, writer_options options) : target_(std::move(target
                             detail::describe("open", target_.path()) + ": " + needs_path +
                                 " needs the writer to open the path itself");
   start(options);
+}
+
+// The buffer, allocated before the path is opened, so that a size no memory
+// can hold neither empties nor creates anything. caching::direct's
+// alignment is known only once the file is open: until then the buffer
+// starts on a page and holds whole pages, which serves every alignment up
+// to a page; adopt_direct_alignment() allocates again for a larger one.
+void writer::allocate_before_open(const writer_options& options) {
+  if (options.caching == caching::direct) block_ = page_size();
+  allocate(requested_buffer_size(options));
 }
 
 // Opens what the writer writes to: a temporary beside `path` for
@@ -115,16 +134,23 @@ void writer::open_target(const std::filesystem::path& path, const writer_options
   }
 }
 
-// The constructors' common part, once target_ is open: the buffer, then the
-// reservation, so that nothing is accepted if the reservation fails.
+// caching::direct, once the file is open: the alignment of every transfer.
+// The buffer allocated before the open serves if a page is a multiple of
+// it; only a larger (or odd) alignment costs a second allocation.
+void writer::adopt_direct_alignment() {
+  block_ = target_.direct_io_alignment();
+  if (storage_ && page_size() % block_ != 0) allocate(capacity_);
+}
+
+// The constructors' common part, once target_ is open: the buffer (if the
+// constructor did not allocate it before opening), then the reservation, so
+// that nothing is accepted if the reservation fails.
 void writer::start(const writer_options& options) {
   if (!target_.is_open())
     throw std::system_error(EBADF, std::generic_category(),
                             detail::describe("write", target_.path()) + ": the file is not open");
-  if (options.caching == caching::direct) block_ = target_.direct_io_alignment();
-  allocate(options.buffer_size                  ? options.buffer_size
-           : options.caching == caching::direct ? writer_options::default_direct_buffer_size
-                                                : writer_options::default_buffer_size);
+  if (options.caching == caching::direct) adopt_direct_alignment();
+  if (!storage_) allocate(requested_buffer_size(options));
   modes_.durability = options.durability;
   modes_.caching = options.caching;
   modes_.cached_from = target_.position();
@@ -298,8 +324,7 @@ void writer::allocate(std::size_t capacity) {
 }
 
 std::size_t writer::buffer_alignment() const {
-  std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-  return block_ ? std::max(block_, page) : alignof(std::max_align_t);
+  return block_ ? std::max(block_, page_size()) : alignof(std::max_align_t);
 }
 
 // Empties the buffer, but for a direct writer's partial last block: hands it

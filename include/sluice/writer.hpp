@@ -352,6 +352,8 @@ class writer {
         std::to_chars(room.data(), room.data() + room.size(), value).ptr - room.data()));
   }
   void open_target(const std::filesystem::path& path, const writer_options& options);
+  void allocate_before_open(const writer_options& options);
+  void adopt_direct_alignment();
   void start(const writer_options& options);
   void check_syncable();
   void reserve_space(std::uint64_t length);
