@@ -293,15 +293,22 @@ TEST_F(fault, an_error_without_any_short_write_is_reported_at_the_flush_offset) 
   expect_stuck(out, fake, *e, ENOSPC, path, model);
 }
 
+// A writer on `path` holding 70 bytes, whose next write to the OS takes 30
+// of them, and the one after fails with EIO.
+writer seventy_bytes_then_eio(const std::filesystem::path& path, fake_sys& fake) {
+  writer out(path, {.buffer_size = 100});
+  out.write(pattern(70));
+  fake.short_transfer(call::pwritev, 1, 30);
+  fake.fail(call::pwritev, 2, EIO);
+  return out;
+}
+
 TEST_F(fault, the_destructor_reports_the_bytes_it_could_not_write) {
   auto path = dir / "lost";
   captured_reports reports;
   {
     fake_sys fake;
-    writer out(path, {.buffer_size = 100});
-    out.write(pattern(70));
-    fake.short_transfer(call::pwritev, 1, 30);
-    fake.fail(call::pwritev, 2, EIO);
+    writer out = seventy_bytes_then_eio(path, fake);
   }  // the destructor's flush writes 30 bytes, then fails
   ASSERT_EQ(reports.reports().size(), 1u);
   const auto& report = reports.reports()[0];
@@ -320,10 +327,7 @@ TEST_F(fault, the_destructor_does_not_report_again_a_write_error_it_threw) {
   captured_reports reports;
   {
     fake_sys fake;
-    writer out(path, {.buffer_size = 100});
-    out.write(pattern(70));
-    fake.short_transfer(call::pwritev, 1, 30);
-    fake.fail(call::pwritev, 2, EIO);
+    writer out = seventy_bytes_then_eio(path, fake);
     auto e = thrown<sluice::write_error>([&] { out.write(pattern(200, 2)); });  // gathered
     ASSERT_TRUE(e);
     EXPECT_EQ(e->offset(), 30u);

@@ -127,27 +127,37 @@ TEST_F(journal_oom, running_out_of_memory_while_writing_poisons_with_enomem) {
       << e->what();
 }
 
-using writer_oom = dir_test;
+// A writer whose second buffer fails in the background (ENOSPC); taking its
+// bytes back needs a larger buffer, which cannot be had.
+class writer_oom : public dir_test {
+ protected:
+  // Emplaces that writer in `out`; its flush() throws std::bad_alloc.
+  void fail_without_memory(std::optional<sluice::writer>& out, fake_sys& fake) {
+    fake.on_pwritev([&](int nth, std::size_t) {
+      if (nth != 2) return transfer_action{};
+      released_.wait();
+      return transfer_action{transfer_action::fail, ENOSPC, 0};
+    });
+    out.emplace(dir.path() / "out",
+                sluice::writer_options{.buffer_size = 100, .write_behind = true});
+    for (char c : pattern(250)) out->put(c);  // two buffers handed off, 50 bytes buffered
+    refuse_buffers_over = 128;                // the 100-byte buffers still come
+    release_.set_value();
+    EXPECT_THROW(out->flush(), std::bad_alloc);
+    refuse_buffers_over = 0;
+  }
 
-// The writer's second buffer fails in the background; taking its bytes back
-// needs a larger buffer, which cannot be had. The writer must still stop:
-// its error sticks, and no later put() is accepted as if nothing happened.
+ private:
+  std::promise<void> release_;
+  std::shared_future<void> released_ = release_.get_future().share();
+};
+
+// The writer must still stop: its error sticks, and no later put() is
+// accepted as if nothing happened.
 TEST_F(writer_oom, a_background_failure_that_finds_no_memory_still_stops_the_writer) {
-  std::promise<void> release;
-  std::shared_future<void> released = release.get_future().share();
   fake_sys fake;
-  fake.on_pwritev([&](int nth, std::size_t) {
-    if (nth != 2) return transfer_action{};
-    released.wait();
-    return transfer_action{transfer_action::fail, ENOSPC, 0};
-  });
   std::optional<sluice::writer> out;
-  out.emplace(dir.path() / "out", sluice::writer_options{.buffer_size = 100, .write_behind = true});
-  for (char c : pattern(250)) out->put(c);  // two buffers handed off, 50 bytes buffered
-  refuse_buffers_over = 128;                // the 100-byte buffers still come
-  release.set_value();
-  EXPECT_THROW(out->flush(), std::bad_alloc);
-  refuse_buffers_over = 0;
+  fail_without_memory(out, fake);
   int writes = fake.calls(call::pwritev);
   auto e = thrown<sluice::write_error>([&] { out->put('x'); });
   ASSERT_TRUE(e);
@@ -158,24 +168,12 @@ TEST_F(writer_oom, a_background_failure_that_finds_no_memory_still_stops_the_wri
   EXPECT_TRUE(reports.reports().empty());
 }
 
-// The same, destroyed right after the bad_alloc: the caller never saw the
-// write failure, so the destructor reports it.
+// Destroyed right after the bad_alloc: the caller never saw the write
+// failure, so the destructor reports it.
 TEST_F(writer_oom, a_write_failure_hidden_by_a_bad_alloc_is_reported_by_the_destructor) {
-  std::promise<void> release;
-  std::shared_future<void> released = release.get_future().share();
   fake_sys fake;
-  fake.on_pwritev([&](int nth, std::size_t) {
-    if (nth != 2) return transfer_action{};
-    released.wait();
-    return transfer_action{transfer_action::fail, ENOSPC, 0};
-  });
   std::optional<sluice::writer> out;
-  out.emplace(dir.path() / "out", sluice::writer_options{.buffer_size = 100, .write_behind = true});
-  for (char c : pattern(250)) out->put(c);
-  refuse_buffers_over = 128;
-  release.set_value();
-  EXPECT_THROW(out->flush(), std::bad_alloc);
-  refuse_buffers_over = 0;
+  fail_without_memory(out, fake);
   captured_reports reports;
   out.reset();
   ASSERT_EQ(reports.reports().size(), 1u);
