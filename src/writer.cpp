@@ -8,10 +8,12 @@
 #include <charconv>
 #include <limits>
 #include <new>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 
+#include "directory.hpp"
 #include "replace.hpp"
 #include "sluice/error.hpp"
 #include "uring_write_behind.hpp"
@@ -76,7 +78,7 @@ writer::writer(const std::filesystem::path& path, writer_options options) {
   try {
     start(options);
   } catch (...) {
-    if (modes_.replacing) detail::discard(target_, modes_.temporary_name);
+    if (modes_.replacing) detail::discard(target_, *modes_.replacing);
     throw;
   }
 }
@@ -106,31 +108,48 @@ void writer::allocate_before_open(const writer_options& options) {
 // atomic_replace, else `path` itself, with O_DIRECT for caching::direct.
 void writer::open_target(const std::filesystem::path& path, const writer_options& options) {
   bool direct = options.caching == caching::direct;
+  if (options.atomic_replace) return open_replacement(path, direct);
+  if (options.durability == durability::all_on_close) return open_synced(path, direct);
+  target_ = file::open(path, {.direct = direct});
+}
+
+void writer::open_replacement(const std::filesystem::path& path, bool direct) {
+  auto rest = std::make_unique<detail::replacement>();  // allocated before anything is created
+  detail::temporary opened = detail::open_temporary(path, direct);
+  target_ = std::move(opened.target);
+  *rest = std::move(opened.rest);
+  modes_.replacing = std::move(rest);
+}
+
+// durability::all_on_close: a file this writer creates has its directory
+// synced at close, through a descriptor opened before the file is created,
+// so that a directory that cannot be opened (mode 0300) fails here, with
+// nothing created. An existing file needs no directory sync: it is written
+// even there.
+void writer::open_synced(const std::filesystem::path& path, bool direct) {
+  std::filesystem::path absolute = detail::absolute_path(path);
+  std::optional<std::system_error> cannot_sync;
+  file directory;
   try {
-    if (options.atomic_replace) {
-      detail::temporary opened = detail::open_temporary(path, direct);
-      target_ = std::move(opened.target);
-      modes_.temporary_name = std::move(opened.name);
-      modes_.replacing = true;
-      return;
-    }
-    if (options.durability == durability::all_on_close) {
-      // Only a file this writer creates needs its directory synced at close.
-      try {
-        std::string directory = std::filesystem::absolute(path).parent_path().native();
-        target_ = file::open(path, {.mode = open_mode::create_new, .direct = direct});
-        modes_.directory_to_sync = std::move(directory);
-        return;
-      } catch (const std::system_error& e) {
-        if (e.code().value() != EEXIST) throw;
-      }
-    }
-    target_ = file::open(path, {.direct = direct});
+    directory = detail::open_directory_to_sync(absolute, detail::directory_of(absolute));
   } catch (const std::system_error& e) {
-    if (!direct || e.code().value() != EINVAL) throw;
-    throw std::system_error(EINVAL, std::generic_category(),
-                            detail::describe("open", path.native()) +
-                                ": the filesystem refuses O_DIRECT (caching::direct)");
+    cannot_sync = e;
+  }
+  if (!cannot_sync) {
+    try {
+      target_ = file::open(path, {.mode = open_mode::create_new, .direct = direct});
+      modes_.directory = std::move(directory);
+      return;
+    } catch (const std::system_error& e) {
+      if (e.code().value() != EEXIST) throw;
+    }
+  }
+  open_mode existing = cannot_sync ? open_mode::truncate_existing : open_mode::truncate;
+  try {
+    target_ = file::open(path, {.mode = existing, .direct = direct});
+  } catch (const std::system_error& e) {
+    if (cannot_sync && e.code().value() == ENOENT) throw *cannot_sync;
+    throw;
   }
 }
 
@@ -223,7 +242,7 @@ void writer::destroy() noexcept {
   if (!target_.is_open()) return;
   if (modes_.replacing) {
     behind_.reset();
-    return detail::discard(target_, modes_.temporary_name);  // only close() commits
+    return detail::discard(target_, *modes_.replacing);  // only close() commits
   }
   bool told = error_thrown_;
   try {
@@ -562,7 +581,7 @@ void writer::finish_file() {
     target_.resize(target_.size());
   if (modes_.caching == caching::no_cache)
     target_.drop_cached(modes_.cached_from, 0);  // 0: to the end
-  if (modes_.replacing) return detail::install(target_, modes_.temporary_name);
+  if (modes_.replacing) return detail::install(target_, *modes_.replacing);
   if (modes_.durability == durability::data_on_close) target_.sync_data();
   if (modes_.durability == durability::all_on_close) target_.sync_all();
 }
@@ -587,7 +606,7 @@ void writer::close() {
   std::exception_ptr first = error_ ? error_ : finish();
   behind_.reset();  // idle: finish() waited for it, or it failed
   if (first) give_up();
-  std::exception_ptr closing = close_file(!first && !modes_.directory_to_sync.empty());
+  std::exception_ptr closing = close_file(!first);
   if (!first) first = closing;
   if (first) {
     fail(first);  // the unwritten bytes stay counted in buffered()
@@ -610,16 +629,18 @@ std::exception_ptr writer::finish() noexcept {
 
 // After a failure: the replacement is discarded, the reservation given back.
 void writer::give_up() noexcept {
-  if (modes_.replacing) detail::discard(target_, modes_.temporary_name);
+  if (modes_.replacing) detail::discard(target_, *modes_.replacing);
   if ((modes_.preallocated || block_) && target_.is_open()) trim_after_failure();
 }
 
-// Closes the file if it is still open, then syncs its directory if asked;
-// the first failure, or null.
+// Closes the file if it is still open, then, if asked, syncs the directory
+// all_on_close keeps open (after a failure it is only closed); the first
+// failure, or null.
 std::exception_ptr writer::close_file(bool then_sync_directory) noexcept {
   try {
+    file directory = std::move(modes_.directory);
     target_.close();
-    if (then_sync_directory) sync_directory(modes_.directory_to_sync);
+    if (then_sync_directory && directory.is_open()) detail::sync_open_directory(directory);
     return nullptr;
   } catch (...) {
     return std::current_exception();
