@@ -1,7 +1,8 @@
 // When memory runs out. sluice::journal: a failed append appends nothing and
 // takes no lsn, so the log stays a gapless sequence that commits, reads back
 // and reopens. sluice::writer: a background failure that finds no memory to
-// take its bytes back still stops the writer. A test program of its own,
+// take its bytes back still stops the writer, and a buffer that cannot be
+// allocated leaves the path untouched. A test program of its own,
 // because it replaces the global operator new and aligned_alloc to make
 // allocations fail on demand.
 #include <gtest/gtest.h>
@@ -180,6 +181,25 @@ TEST_F(writer_oom, a_write_failure_hidden_by_a_bad_alloc_is_reported_by_the_dest
   EXPECT_EQ(reports.reports()[0].code.value(), ENOSPC);
   EXPECT_NE(reports.reports()[0].message.find("bytes lost"), std::string::npos)
       << reports.reports()[0].message;
+}
+
+// The buffer is allocated before the path is opened: a buffer that cannot
+// be had neither empties an existing file nor creates a new one.
+TEST_F(writer_oom, a_buffer_that_cannot_be_allocated_leaves_the_path_alone) {
+  constexpr std::size_t mib = 1 << 20;
+  for (auto options :
+       {sluice::writer_options{.buffer_size = mib},
+        sluice::writer_options{.buffer_size = mib, .atomic_replace = true},
+        sluice::writer_options{.buffer_size = mib, .durability = sluice::durability::all_on_close},
+        sluice::writer_options{.buffer_size = mib, .caching = sluice::caching::direct}}) {
+    write_all(dir / "existing", "old");
+    refuse_buffers_over = mib / 2;
+    EXPECT_THROW(sluice::writer(dir / "existing", options), std::bad_alloc);
+    EXPECT_THROW(sluice::writer(dir / "new", options), std::bad_alloc);
+    refuse_buffers_over = 0;
+    EXPECT_EQ(read_all(dir / "existing"), "old");
+    EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"existing"});
+  }
 }
 
 }  // namespace

@@ -4,8 +4,6 @@
 
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
-#include <iterator>
 #include <limits>
 #include <sluice/sluice.hpp>
 #include <string>
@@ -454,26 +452,6 @@ TEST_F(writer_life, an_empty_path_is_enoent_in_sluices_words) {
     ASSERT_TRUE(e);
     EXPECT_EQ(e->code().value(), ENOENT);
     EXPECT_EQ(std::string(e->what()), std::string("sluice: open '': ") + std::strerror(ENOENT));
-  }
-}
-
-// The buffer is allocated before the path is opened: a size no memory can
-// hold neither empties an existing file nor creates a new one.
-TEST_F(writer_life, a_buffer_that_cannot_be_allocated_leaves_the_path_alone) {
-  constexpr std::size_t huge = std::size_t{1} << 44;
-  for (auto options :
-       {sluice::writer_options{.buffer_size = huge},
-        sluice::writer_options{.buffer_size = huge, .atomic_replace = true},
-        sluice::writer_options{.buffer_size = huge, .durability = sluice::durability::all_on_close},
-        sluice::writer_options{.buffer_size = huge, .caching = sluice::caching::direct}}) {
-    write_all(dir / "existing", "old");
-    EXPECT_THROW(writer(dir / "existing", options), std::bad_alloc);
-    EXPECT_THROW(writer(dir / "new", options), std::bad_alloc);
-    EXPECT_EQ(read_all(dir / "existing"), "old");
-    EXPECT_FALSE(std::filesystem::exists(dir / "new"));
-    EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.path()),
-                            std::filesystem::directory_iterator()),
-              1);
   }
 }
 
