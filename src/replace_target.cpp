@@ -43,8 +43,9 @@ bool planted(const struct stat& dir, mode_t writers, uid_t owner, uid_t me) {
 }
 
 // A link on procfs stands for an open descriptor (/proc/self/fd/1) or a
-// process's files: replacing "the file it points to" is impossible, and
-// replacing the link would replace nothing anyone reads.
+// process's files: what it reads as is no path to replace ("pipe:[42]", a
+// deleted file), and replacing the file at that path would leave the
+// descriptor writing to the old one.
 void check_not_magic(const std::filesystem::path& given, const std::string& link,
                      const std::string& directory) {
   if (!on_procfs(given, directory)) return;

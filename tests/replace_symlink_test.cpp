@@ -9,9 +9,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <optional>
 #include <sluice/sluice.hpp>
 #include <string>
 #include <vector>
