@@ -1,7 +1,10 @@
-// Opening a directory, for the calls that work on one (fsync, getdents64).
+// Opening a directory, for the calls that work on one (fsync, getdents64),
+// and the absolute paths of the files a writer creates in one.
 #pragma once
 
 #include <filesystem>
+#include <string>
+#include <string_view>
 
 #include "sluice/file.hpp"
 
@@ -10,5 +13,32 @@ namespace sluice::detail {
 // Opens `path` read-only with O_DIRECTORY. Throws std::system_error
 // ("open directory '<path>'"): ENOENT, ENOTDIR, EACCES...
 file open_directory(const std::filesystem::path& path);
+
+// Opens `directory`, in which `path` will be created or renamed and which
+// close() must then sync, before anything is created there: a directory
+// that cannot be opened (ENOENT, or EACCES where it may be written but not
+// read, mode 0300) throws std::system_error("sluice: open '<path>': cannot
+// open its directory '<directory>' to sync it at close; nothing was
+// created: <strerror>").
+file open_directory_to_sync(const std::filesystem::path& path, const std::string& directory);
+
+// fsync of an open directory, then close. Throws std::system_error naming
+// it ("fsync directory '<path>'", "close '<path>'").
+void sync_open_directory(file& directory);
+
+// `path` made absolute against the current directory, without a
+// std::filesystem exception: an empty path throws ENOENT, a current
+// directory that cannot be found (removed) its errno, as "sluice: open
+// '<path>': ...". No system call but getcwd, for a relative path.
+std::filesystem::path absolute_path(const std::filesystem::path& path);
+
+// Throws the failure `error` of an open of `path`; `direct`: it asked for
+// O_DIRECT, which a filesystem that refuses it fails with EINVAL, and the
+// message says so ("the filesystem refuses O_DIRECT, or this is not a file
+// direct I/O can write": a FIFO, say).
+[[noreturn]] void throw_open_failure(int error, std::string_view path, bool direct);
+
+// The directory `path` (absolute) is in.
+std::string directory_of(const std::filesystem::path& path);
 
 }  // namespace sluice::detail

@@ -22,6 +22,7 @@ namespace {
 int open_flags(open_mode mode) {
   switch (mode) {
     case open_mode::truncate: return O_WRONLY | O_CREAT | O_TRUNC;
+    case open_mode::truncate_existing: return O_WRONLY | O_TRUNC;
     case open_mode::create_new: return O_RDWR | O_CREAT | O_EXCL;
     case open_mode::append: return O_WRONLY | O_CREAT | O_APPEND;
     case open_mode::open_existing: return O_RDWR;
@@ -43,7 +44,7 @@ file file::open(const std::filesystem::path& path, open_options options) {
         open_flags(options.mode) | O_CLOEXEC | (options.direct ? O_DIRECT : 0),
         options.permissions);
   });
-  if (fd < 0) detail::throw_error(errno, "open", path.native());
+  if (fd < 0) detail::throw_open_failure(errno, path.native(), options.direct);
   file opened(fd, path.native());
   if (options.mode == open_mode::append) opened.position_ = opened.size();
   return opened;
@@ -299,11 +300,46 @@ file detail::open_directory(const std::filesystem::path& path) {
   return file(fd, path.native());
 }
 
+file detail::open_directory_to_sync(const std::filesystem::path& path,
+                                    const std::string& directory) {
+  try {
+    return open_directory(directory);
+  } catch (const std::system_error& e) {
+    throw std::system_error(e.code(), describe("open", path.native()) +
+                                          ": cannot open its directory '" + directory +
+                                          "' to sync it at close; nothing was created");
+  }
+}
+
+void detail::sync_open_directory(file& directory) {
+  if (sys().fsync(directory.native_handle()) != 0)
+    throw_error(errno, "fsync directory", directory.path());
+  directory.close();
+}
+
+std::filesystem::path detail::absolute_path(const std::filesystem::path& path) {
+  if (path.empty()) throw_error(ENOENT, "open", "");
+  std::error_code error;
+  std::filesystem::path made = std::filesystem::absolute(path, error);
+  if (error) throw_error(error.value(), "open", path.native());
+  return made;
+}
+
+void detail::throw_open_failure(int error, std::string_view path, bool direct) {
+  if (!direct || error != EINVAL) throw_error(error, "open", path);
+  throw std::system_error(EINVAL, std::generic_category(),
+                          describe("open", path) +
+                              ": the filesystem refuses O_DIRECT, or this is not a file direct "
+                              "I/O can write");
+}
+
+std::string detail::directory_of(const std::filesystem::path& path) {
+  return path.parent_path().native();
+}
+
 void sync_directory(const std::filesystem::path& path) {
   file directory = detail::open_directory(path);  // closes on every path out
-  if (detail::sys().fsync(directory.native_handle()) != 0)
-    detail::throw_error(errno, "fsync directory", path.native());
-  directory.close();
+  detail::sync_open_directory(directory);
 }
 
 }  // namespace sluice

@@ -78,7 +78,12 @@ ostream::ostream(file&& target, writer_options options)
   init(&buffer_);
 }
 
-ostream::~ostream() { buffer_.settle(); }
+// An error the stream turned into badbit reached the caller only as that
+// bit, unless exceptions() rethrew it: the writer's destructor reports it.
+ostream::~ostream() {
+  buffer_.settle();
+  if (bad() && !(exceptions() & std::ios_base::badbit)) writer_.error_thrown_ = false;
+}
 
 // Sets badbit without letting exceptions() replace the writer's error.
 void ostream::mark_bad() noexcept {

@@ -9,6 +9,8 @@
 #include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -61,6 +63,16 @@ constexpr sys_table real_table{
     .lseek = ::lseek,
     .setfl = real_setfl,
     .flock = ::flock,
+    .lstat = ::lstat,
+    .readlink = ::readlink,
+    .statfs = ::statfs,
+    .geteuid = ::geteuid,
+    .fchown = ::fchown,
+    .fchmod = ::fchmod,
+    .llistxattr = ::llistxattr,
+    .lgetxattr = ::lgetxattr,
+    .fsetxattr = ::fsetxattr,
+    .fremovexattr = ::fremovexattr,
     .ring_open = real_ring_open,
     .ring_close = real_ring_close,
     .ring_register = real_ring_register,

@@ -8,10 +8,12 @@
 #include <charconv>
 #include <limits>
 #include <new>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 
+#include "directory.hpp"
 #include "replace.hpp"
 #include "sluice/error.hpp"
 #include "uring_write_behind.hpp"
@@ -24,6 +26,14 @@ namespace {
 // sync_file_range per MiB, and close() waits for at most about that much
 // plus what the disk has not caught up with.
 constexpr std::uint64_t early_writeback_batch = 1024 * 1024;
+
+std::size_t page_size() { return static_cast<std::size_t>(::sysconf(_SC_PAGESIZE)); }
+
+std::size_t requested_buffer_size(const writer_options& options) {
+  if (options.buffer_size) return options.buffer_size;
+  return options.caching == caching::direct ? writer_options::default_direct_buffer_size
+                                            : writer_options::default_buffer_size;
+}
 
 std::span<const std::byte> bytes_of(const char* data, std::size_t size) {
   return {reinterpret_cast<const std::byte*>(data), size};
@@ -63,11 +73,12 @@ std::string failure_of(const std::system_error& e) {
 void detail::free_deleter::operator()(char* buffer) const noexcept { std::free(buffer); }
 
 writer::writer(const std::filesystem::path& path, writer_options options) {
+  allocate_before_open(options);
   open_target(path, options);
   try {
     start(options);
   } catch (...) {
-    if (modes_.replacing) detail::discard(target_, modes_.temporary_name);
+    if (modes_.replacing) detail::discard(target_, *modes_.replacing);
     throw;
   }
 }
@@ -83,48 +94,82 @@ writer::writer(file&& target, writer_options options) : target_(std::move(target
   start(options);
 }
 
+// The buffer, allocated before the path is opened, so that a size no memory
+// can hold neither empties nor creates anything. caching::direct's
+// alignment is known only once the file is open: until then the buffer
+// starts on a page and holds whole pages, which serves every alignment up
+// to a page; adopt_direct_alignment() allocates again for a larger one.
+void writer::allocate_before_open(const writer_options& options) {
+  if (options.caching == caching::direct) block_ = page_size();
+  allocate(requested_buffer_size(options));
+}
+
 // Opens what the writer writes to: a temporary beside `path` for
 // atomic_replace, else `path` itself, with O_DIRECT for caching::direct.
 void writer::open_target(const std::filesystem::path& path, const writer_options& options) {
   bool direct = options.caching == caching::direct;
+  if (options.atomic_replace) return open_replacement(path, direct);
+  if (options.durability == durability::all_on_close) return open_synced(path, direct);
+  target_ = file::open(path, {.direct = direct});
+}
+
+void writer::open_replacement(const std::filesystem::path& path, bool direct) {
+  auto rest = std::make_unique<detail::replacement>();  // allocated before anything is created
+  detail::temporary opened = detail::open_temporary(path, direct);
+  target_ = std::move(opened.target);
+  *rest = std::move(opened.rest);
+  modes_.replacing = std::move(rest);
+}
+
+// durability::all_on_close: a file this writer creates has its directory
+// synced at close, through a descriptor opened before the file is created,
+// so that a directory that cannot be opened (mode 0300) fails here, with
+// nothing created. An existing file needs no directory sync: it is written
+// even there.
+void writer::open_synced(const std::filesystem::path& path, bool direct) {
+  std::filesystem::path absolute = detail::absolute_path(path);
+  std::optional<std::system_error> cannot_sync;
+  file directory;
   try {
-    if (options.atomic_replace) {
-      detail::temporary opened = detail::open_temporary(path, direct);
-      target_ = std::move(opened.target);
-      modes_.temporary_name = std::move(opened.name);
-      modes_.replacing = true;
-      return;
-    }
-    if (options.durability == durability::all_on_close) {
-      // Only a file this writer creates needs its directory synced at close.
-      try {
-        std::string directory = std::filesystem::absolute(path).parent_path().native();
-        target_ = file::open(path, {.mode = open_mode::create_new, .direct = direct});
-        modes_.directory_to_sync = std::move(directory);
-        return;
-      } catch (const std::system_error& e) {
-        if (e.code().value() != EEXIST) throw;
-      }
-    }
-    target_ = file::open(path, {.direct = direct});
+    directory = detail::open_directory_to_sync(absolute, detail::directory_of(absolute));
   } catch (const std::system_error& e) {
-    if (!direct || e.code().value() != EINVAL) throw;
-    throw std::system_error(EINVAL, std::generic_category(),
-                            detail::describe("open", path.native()) +
-                                ": the filesystem refuses O_DIRECT (caching::direct)");
+    cannot_sync = e;
+  }
+  if (!cannot_sync) {
+    try {
+      target_ = file::open(path, {.mode = open_mode::create_new, .direct = direct});
+      modes_.directory = std::move(directory);
+      return;
+    } catch (const std::system_error& e) {
+      if (e.code().value() != EEXIST) throw;
+    }
+  }
+  open_mode existing = cannot_sync ? open_mode::truncate_existing : open_mode::truncate;
+  try {
+    target_ = file::open(path, {.mode = existing, .direct = direct});
+  } catch (const std::system_error& e) {
+    if (cannot_sync && e.code().value() == ENOENT) throw *cannot_sync;
+    throw;
   }
 }
 
-// The constructors' common part, once target_ is open: the buffer, then the
-// reservation, so that nothing is accepted if the reservation fails.
+// caching::direct, once the file is open: the alignment of every transfer.
+// The buffer allocated before the open serves if a page is a multiple of
+// it; only a larger (or odd) alignment costs a second allocation.
+void writer::adopt_direct_alignment() {
+  block_ = target_.direct_io_alignment();
+  if (storage_ && page_size() % block_ != 0) allocate(capacity_);
+}
+
+// The constructors' common part, once target_ is open: the buffer (if the
+// constructor did not allocate it before opening), then the reservation, so
+// that nothing is accepted if the reservation fails.
 void writer::start(const writer_options& options) {
   if (!target_.is_open())
     throw std::system_error(EBADF, std::generic_category(),
                             detail::describe("write", target_.path()) + ": the file is not open");
-  if (options.caching == caching::direct) block_ = target_.direct_io_alignment();
-  allocate(options.buffer_size                  ? options.buffer_size
-           : options.caching == caching::direct ? writer_options::default_direct_buffer_size
-                                                : writer_options::default_buffer_size);
+  if (options.caching == caching::direct) adopt_direct_alignment();
+  if (!storage_) allocate(requested_buffer_size(options));
   modes_.durability = options.durability;
   modes_.caching = options.caching;
   modes_.cached_from = target_.position();
@@ -178,6 +223,7 @@ void writer::take(writer& other) noexcept {
   pos_ = std::exchange(other.pos_, nullptr);
   end_ = std::exchange(other.end_, nullptr);
   error_ = std::exchange(other.error_, nullptr);
+  error_thrown_ = std::exchange(other.error_thrown_, false);
   modes_ = std::exchange(other.modes_, {});
   behind_ = std::move(other.behind_);
   if (behind_)
@@ -189,16 +235,20 @@ void writer::take(writer& other) noexcept {
 
 writer::~writer() { destroy(); }
 
+// Closes; reports a failure only if nobody has seen it: an error this writer
+// already threw to its caller is not reported again (see DESIGN.md: the
+// caller was told, and the file holds exactly the bytes before it).
 void writer::destroy() noexcept {
   if (!target_.is_open()) return;
   if (modes_.replacing) {
     behind_.reset();
-    return detail::discard(target_, modes_.temporary_name);  // only close() commits
+    return detail::discard(target_, *modes_.replacing);  // only close() commits
   }
+  bool told = error_thrown_;
   try {
     close();
   } catch (const std::exception& e) {
-    report_lost(e);
+    if (!told) report_lost(e);
   }
 }
 
@@ -215,8 +265,8 @@ void writer::report_lost(const std::exception& e) const noexcept {
   }
 }
 
-void writer::check_usable() const {
-  if (error_) std::rethrow_exception(error_);
+void writer::check_usable() {
+  if (error_) rethrow_sticky();
   if (!target_.is_open())
     throw std::system_error(EBADF, std::generic_category(),
                             detail::describe("write", target_.path()) + ": the writer is closed");
@@ -229,8 +279,15 @@ void writer::sticking(Step&& step) {
     step();
   } catch (...) {
     fail(std::current_exception());
+    error_thrown_ = true;
     throw;
   }
+}
+
+// Throws the sticky error to the caller.
+void writer::rethrow_sticky() {
+  error_thrown_ = true;
+  std::rethrow_exception(error_);
 }
 
 void writer::fail(std::exception_ptr error) noexcept {
@@ -286,8 +343,7 @@ void writer::allocate(std::size_t capacity) {
 }
 
 std::size_t writer::buffer_alignment() const {
-  std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-  return block_ ? std::max(block_, page) : alignof(std::max_align_t);
+  return block_ ? std::max(block_, page_size()) : alignof(std::max_align_t);
 }
 
 // Empties the buffer, but for a direct writer's partial last block: hands it
@@ -494,7 +550,7 @@ void writer::take_back_failure(std::span<const char> rest) {
   target_.seek(failed.offset);
   behind_.reset();
   fail(failed.error);
-  std::rethrow_exception(failed.error);
+  rethrow_sticky();
 }
 
 // 32 bytes hold the longest shortest-round-trip form ("-2.2250738585072014e-308").
@@ -525,7 +581,7 @@ void writer::finish_file() {
     target_.resize(target_.size());
   if (modes_.caching == caching::no_cache)
     target_.drop_cached(modes_.cached_from, 0);  // 0: to the end
-  if (modes_.replacing) return detail::install(target_, modes_.temporary_name);
+  if (modes_.replacing) return detail::install(target_, *modes_.replacing);
   if (modes_.durability == durability::data_on_close) target_.sync_data();
   if (modes_.durability == durability::all_on_close) target_.sync_all();
 }
@@ -544,17 +600,17 @@ void writer::trim_after_failure() noexcept {
 
 void writer::close() {
   if (!target_.is_open()) {
-    if (error_) std::rethrow_exception(error_);  // a failed close() stays failed
+    if (error_) rethrow_sticky();  // a failed close() stays failed
     return;
   }
   std::exception_ptr first = error_ ? error_ : finish();
   behind_.reset();  // idle: finish() waited for it, or it failed
   if (first) give_up();
-  std::exception_ptr closing = close_file(!first && !modes_.directory_to_sync.empty());
+  std::exception_ptr closing = close_file(!first);
   if (!first) first = closing;
   if (first) {
     fail(first);  // the unwritten bytes stay counted in buffered()
-    std::rethrow_exception(first);
+    rethrow_sticky();
   }
   storage_.reset();
   begin_ = pos_ = end_ = nullptr;
@@ -573,16 +629,18 @@ std::exception_ptr writer::finish() noexcept {
 
 // After a failure: the replacement is discarded, the reservation given back.
 void writer::give_up() noexcept {
-  if (modes_.replacing) detail::discard(target_, modes_.temporary_name);
+  if (modes_.replacing) detail::discard(target_, *modes_.replacing);
   if ((modes_.preallocated || block_) && target_.is_open()) trim_after_failure();
 }
 
-// Closes the file if it is still open, then syncs its directory if asked;
-// the first failure, or null.
+// Closes the file if it is still open, then, if asked, syncs the directory
+// all_on_close keeps open (after a failure it is only closed); the first
+// failure, or null.
 std::exception_ptr writer::close_file(bool then_sync_directory) noexcept {
   try {
+    file directory = std::move(modes_.directory);
     target_.close();
-    if (then_sync_directory) sync_directory(modes_.directory_to_sync);
+    if (then_sync_directory && directory.is_open()) detail::sync_open_directory(directory);
     return nullptr;
   } catch (...) {
     return std::current_exception();

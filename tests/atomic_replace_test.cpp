@@ -8,7 +8,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -31,15 +30,6 @@ using sluice::writer;
 using atomic_replace = dir_test;
 
 constexpr sluice::writer_options replace{.atomic_replace = true};
-
-// The names in `directory`, sorted.
-std::vector<std::string> entries(const std::filesystem::path& directory) {
-  std::vector<std::string> names;
-  for (const auto& entry : std::filesystem::directory_iterator(directory))
-    names.push_back(entry.path().filename().native());
-  std::sort(names.begin(), names.end());
-  return names;
-}
 
 bool is_temporary_of(const std::string& name, const std::string& target) {
   return name.rfind("." + target + ".sluice-tmp-", 0) == 0 && name.size() == target.size() + 13 + 8;
@@ -78,18 +68,23 @@ TEST_F(atomic_replace, a_writer_destroyed_without_close_leaves_the_target_untouc
   EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"t"});
 }
 
-TEST_F(atomic_replace, commit_order_is_write_sync_name_rename_close_sync_directory) {
+// The directory is opened first, so that nothing is created unless it can
+// be synced at close; the temporary is closed before the rename, so that a
+// failure to close it leaves the old content.
+TEST_F(atomic_replace, commit_order_is_write_sync_name_close_rename_sync_directory) {
   auto path = dir / "t";
   fake_sys fake;
   writer out(path, replace);
   out.write(std::string_view("content"));
   out.close();
-  ASSERT_FALSE(fake.open_flags().empty());
-  if ((fake.open_flags()[0] & O_TMPFILE) != O_TMPFILE || fake.calls(call::linkat) == 0)
+  ASSERT_EQ(fake.open_flags().size(), 2u);
+  if ((fake.open_flags()[1] & O_TMPFILE) != O_TMPFILE || fake.calls(call::linkat) == 0)
     GTEST_SKIP() << "this filesystem has no O_TMPFILE";
-  EXPECT_EQ(fake.log(), (std::vector<call>{call::stat, call::open, call::stat, call::pwritev,
-                                           call::fsync, call::linkat, call::rename, call::close,
-                                           call::open, call::fsync, call::close}));
+  EXPECT_EQ((fake.open_flags()[0] & (O_TMPFILE | O_DIRECTORY)), O_DIRECTORY);
+  EXPECT_EQ(fake.log(),
+            (std::vector<call>{call::geteuid, call::lstat, call::open, call::statfs, call::open,
+                               call::stat, call::pwritev, call::fsync, call::linkat, call::close,
+                               call::rename, call::fsync, call::close}));
   EXPECT_EQ(read_all(path), "content");
 }
 
@@ -97,26 +92,19 @@ TEST_F(atomic_replace, without_o_tmpfile_a_named_temporary_is_used_and_renamed) 
   auto path = dir / "t";
   write_all(path, "old");
   fake_sys fake;
-  fake.fail(call::open, 1, EOPNOTSUPP);  // the O_TMPFILE open
+  fake.refuse_o_tmpfile();
   writer out(path, replace);
   out.write(std::string_view("new"));
   out.flush();
   auto names = entries(dir.path());
   ASSERT_EQ(names.size(), 2u);
   EXPECT_TRUE(is_temporary_of(names[0], "t")) << names[0];
-  EXPECT_TRUE(fake.open_flags()[1] & O_EXCL);
+  EXPECT_TRUE(fake.open_flags().back() & O_EXCL);
   out.close();
   EXPECT_EQ(fake.calls(call::linkat), 0);
   EXPECT_EQ(fake.calls(call::rename), 1);
   EXPECT_EQ(read_all(path), "new");
   EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"t"});
-}
-
-// Writes "new" through an atomic_replace writer on `path`, and closes it.
-void replace_with_new(const std::filesystem::path& path) {
-  writer out(path, replace);
-  out.write(std::string_view("new"));
-  out.close();
 }
 
 TEST_F(atomic_replace, a_name_of_255_bytes_is_replaced_unnamed_or_named) {
@@ -126,7 +114,7 @@ TEST_F(atomic_replace, a_name_of_255_bytes_is_replaced_unnamed_or_named) {
     write_all(path, "old");
     fake_sys fake;
     if (named) fake.refuse_o_tmpfile();
-    replace_with_new(path);
+    replace_with(path, "new");
     EXPECT_EQ(read_all(path), "new");
     EXPECT_EQ(entries(dir.path()), std::vector<std::string>{path.filename().native()});
     std::filesystem::remove(path);
@@ -139,8 +127,8 @@ TEST_F(atomic_replace, without_proc_a_named_temporary_is_used) {
   auto path = dir / "t";
   write_all(path, "old");
   fake_sys fake;
-  fake.fail(call::stat, 2, ENOENT);  // the first is the target's permissions
-  replace_with_new(path);
+  fake.fail(call::stat, 1, ENOENT);  // /proc/self/fd/<n>
+  replace_with(path, "new");
   EXPECT_EQ(fake.calls(call::linkat), 0);
   EXPECT_EQ(read_all(path), "new");
   EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"t"});
@@ -180,7 +168,7 @@ TEST_F(atomic_replace, a_named_temporary_is_removed_when_the_writer_gives_up) {
   auto path = dir / "t";
   write_all(path, "old");
   fake_sys fake;
-  fake.fail(call::open, 1, EOPNOTSUPP);
+  fake.refuse_o_tmpfile();
   { writer(path, replace).write(std::string_view("abandoned")); }
   EXPECT_EQ(fake.calls(call::unlink), 1);
   EXPECT_EQ(read_all(path), "old");
@@ -203,7 +191,7 @@ TEST_F(atomic_replace, a_failure_before_the_rename_keeps_the_old_content) {
       auto path = dir / "t";
       write_all(path, "old");
       fake_sys fake;
-      if (!unnamed) fake.fail(call::open, 1, EOPNOTSUPP);
+      if (!unnamed) fake.refuse_o_tmpfile();
       fake.fail(s.which, s.nth, EIO);
       writer out(path, replace);
       out.write(std::string_view("new"));
@@ -254,6 +242,115 @@ TEST_F(atomic_replace, works_with_preallocation) {
   out.close();
   EXPECT_EQ(read_all(path), data);
   EXPECT_EQ(size_on_disk(path), data.size());
+}
+
+// --- the directory close() syncs ------------------------------------------------------
+
+// The directory is opened before anything is created: in one the caller may
+// write but not read (mode 0300), whose fsync is impossible, the writer
+// throws at construction, naming it, and the directory stays as it was.
+// all_on_close of an existing file needs no directory sync and works there.
+TEST_F(atomic_replace, a_directory_that_cannot_be_synced_fails_the_constructor) {
+  if (auto why = needs_root(); !why.empty()) GTEST_SKIP() << why;
+  constexpr uid_t user = 4242;
+  ASSERT_EQ(::chmod(dir.path().c_str(), 0755), 0);
+  auto locked = dir / "locked";
+  std::filesystem::create_directory(locked);
+  write_all(locked / "t", "old");
+  ASSERT_EQ(::chown((locked / "t").c_str(), user, user), 0);
+  ASSERT_EQ(::chown(locked.c_str(), user, user), 0);
+  ASSERT_EQ(::chmod(locked.c_str(), 0300), 0);
+  std::string said = as_user(user, user, [&] {
+    std::string result;
+    for (auto options :
+         {replace, sluice::writer_options{.durability = sluice::durability::all_on_close}}) {
+      for (const char* name : {"t", "new"}) {
+        if (!options.atomic_replace && std::string(name) == "t") continue;
+        try {
+          writer out(locked / name, options);
+          result += std::string(name) + ": opened; ";
+        } catch (const std::system_error& e) {
+          result +=
+              std::string(name) + ": " + std::to_string(e.code().value()) + " " + e.what() + "; ";
+        }
+      }
+    }
+    try {  // an existing file, all_on_close: only the file is synced
+      writer out(locked / "t", {.durability = sluice::durability::all_on_close});
+      out.write(std::string_view("new"));
+      out.close();
+      result += "existing: written";
+    } catch (const std::system_error& e) {
+      result += std::string("existing: ") + e.what();
+    }
+    return result;
+  });
+  std::string refused = std::to_string(EACCES) + " sluice: open '" + (locked / "t").native() +
+                        "': cannot open its directory '" + locked.native() +
+                        "' to sync it at close; nothing was created: " + std::strerror(EACCES);
+  std::string refused_new = refused;
+  refused_new.replace(refused_new.find("/t'"), 3, "/new'");
+  EXPECT_EQ(said, "t: " + refused + "; new: " + refused_new + "; new: " + refused_new +
+                      "; existing: written");
+  ASSERT_EQ(::chmod(locked.c_str(), 0700), 0);
+  EXPECT_EQ(entries(locked), std::vector<std::string>{"t"});
+  EXPECT_EQ(read_all(locked / "t"), "new");
+}
+
+TEST_F(atomic_replace, a_directory_that_cannot_be_opened_leaves_nothing_behind) {
+  auto path = dir / "t";
+  write_all(path, "old");
+  fake_sys fake;
+  fake.fail(call::open, 1, EACCES);  // the directory
+  auto e = thrown([&] { writer out(path, replace); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EACCES);
+  EXPECT_NE(std::string(e->what()).find("cannot open its directory " + quoted(dir.path())),
+            std::string::npos)
+      << e->what();
+  EXPECT_EQ(fake.calls(call::open), 1);
+  EXPECT_EQ(read_all(path), "old");
+  EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"t"});
+}
+
+// close() before the rename: its failure leaves the old content.
+TEST_F(atomic_replace, a_failed_close_of_the_temporary_keeps_the_old_content) {
+  for (bool named : {false, true}) {
+    SCOPED_TRACE(named ? "named" : "O_TMPFILE");
+    auto path = dir / "t";
+    write_all(path, "old");
+    fake_sys fake;
+    if (named) fake.refuse_o_tmpfile();
+    writer out(path, replace);
+    out.write(std::string_view("new"));
+    fake.fail(call::close, 1, EIO);
+    auto e = thrown([&] { out.close(); });
+    ASSERT_TRUE(e);
+    EXPECT_EQ(e->code().value(), EIO);
+    EXPECT_EQ(fake.calls(call::rename), 0);
+    EXPECT_EQ(read_all(path), "old");
+    EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"t"});
+  }
+}
+
+// After the rename only the directory's fsync remains: its failure says
+// that the new content is in place.
+TEST_F(atomic_replace, a_failed_directory_sync_says_the_rename_is_done) {
+  auto path = dir / "t";
+  write_all(path, "old");
+  fake_sys fake;
+  writer out(path, replace);
+  out.write(std::string_view("new"));
+  fake.fail(call::fsync, 2, EIO);  // the temporary's, then the directory's
+  auto e = thrown([&] { out.close(); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EIO);
+  EXPECT_EQ(std::string(e->what()),
+            "sluice: fsync directory " + quoted(dir.path()) + " after the rename over " +
+                quoted(path) +
+                ", which is done but may not survive a power loss: " + std::strerror(EIO));
+  EXPECT_EQ(read_all(path), "new");
+  EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"t"});
 }
 
 // --- a process killed at random moments ------------------------------------------------

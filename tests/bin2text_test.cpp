@@ -375,4 +375,29 @@ TEST_F(bin2text_test, a_large_input_shows_progress_when_stderr_is_a_terminal) {
 }
 #endif
 
+#ifdef SLUICE_BIN2TEXT
+// A full standard output is one failure, told once: the tool prints the
+// error it was thrown, and the writer's destructor does not print it again.
+TEST_F(bin2text_test, a_full_standard_output_is_reported_in_one_line) {
+  write_all(dir / "big.bin", pattern(2'400'000));  // 100000 records of 24 bytes
+  int full = ::open("/dev/full", O_WRONLY | O_CLOEXEC);
+  if (full < 0) GTEST_SKIP() << "no /dev/full";
+  int ends[2];
+  ASSERT_EQ(::pipe2(ends, O_CLOEXEC), 0);
+  pid_t child = spawn_tool(
+      {"--schema", "a:i32,b:f64,c:u16,d:u8,e:u8,f:i64", (dir / "big.bin").native()}, full, ends[1]);
+  ::close(ends[1]);
+  ::close(full);
+  std::string said = read_to_end(ends[0]);
+  ::close(ends[0]);
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 1) << "status " << status;
+  EXPECT_EQ(std::count(said.begin(), said.end(), '\n'), 1) << said;
+  EXPECT_EQ(said.rfind("sluice-bin2text: sluice: write 'standard output' at offset 0: ", 0), 0u)
+      << said;
+  EXPECT_NE(said.find(std::strerror(ENOSPC)), std::string::npos) << said;
+}
+#endif
+
 }  // namespace

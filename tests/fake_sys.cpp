@@ -69,6 +69,16 @@ fake_sys::fake_sys()
           .lseek = lseek_entry,
           .setfl = setfl_entry,
           .flock = flock_entry,
+          .lstat = lstat_entry,
+          .readlink = readlink_entry,
+          .statfs = statfs_entry,
+          .geteuid = geteuid_entry,
+          .fchown = fchown_entry,
+          .fchmod = fchmod_entry,
+          .llistxattr = llistxattr_entry,
+          .lgetxattr = lgetxattr_entry,
+          .fsetxattr = fsetxattr_entry,
+          .fremovexattr = fremovexattr_entry,
           .ring_open = ring_open_entry,
           .ring_close = ring_close_entry,
           .ring_register = ring_register_entry,
@@ -96,6 +106,7 @@ void fake_sys::short_transfer(call which, int nth, std::size_t bytes) {
 }
 
 std::optional<fake_sys::plan> fake_sys::next(call which) {
+  if (before_each_) before_each_(which);
   log_.push_back(which);
   int nth = ++calls_[static_cast<std::size_t>(which)];
   if (auto found = planned_.find({which, nth}); found != planned_.end()) return found->second;
@@ -159,6 +170,7 @@ int fake_sys::open_entry(int dir, const char* path, int flags, mode_t mode) {
   std::lock_guard lock(active_->mutex_);
   active_->open_flags_.push_back(flags);
   active_->open_paths_.push_back(path);
+  active_->open_modes_.push_back(mode);
   if (auto planned = active_->next(call::open)) return failed(planned->error);
   if (active_->refuse_o_tmpfile_ && (flags & O_TMPFILE) == O_TMPFILE) return failed(EOPNOTSUPP);
   return real().openat(dir, path, flags, mode);
@@ -296,6 +308,67 @@ int fake_sys::flock_entry(int fd, int operation) {
   std::lock_guard lock(active_->mutex_);
   if (auto planned = active_->next(call::flock)) return failed(planned->error);
   return real().flock(fd, operation);
+}
+
+int fake_sys::lstat_entry(const char* path, struct stat* out) {
+  std::lock_guard lock(active_->mutex_);
+  if (auto planned = active_->next(call::lstat)) return failed(planned->error);
+  return real().lstat(path, out);
+}
+
+ssize_t fake_sys::readlink_entry(const char* path, char* buffer, size_t size) {
+  std::lock_guard lock(active_->mutex_);
+  if (auto planned = active_->next(call::readlink)) return failed(planned->error);
+  return real().readlink(path, buffer, size);
+}
+
+int fake_sys::statfs_entry(const char* path, struct statfs* out) {
+  std::lock_guard lock(active_->mutex_);
+  if (auto planned = active_->next(call::statfs)) return failed(planned->error);
+  return real().statfs(path, out);
+}
+
+// It cannot fail: counted only.
+uid_t fake_sys::geteuid_entry() {
+  std::lock_guard lock(active_->mutex_);
+  active_->next(call::geteuid);
+  return real().geteuid();
+}
+
+int fake_sys::fchown_entry(int fd, uid_t owner, gid_t group) {
+  std::lock_guard lock(active_->mutex_);
+  if (auto planned = active_->next(call::fchown)) return failed(planned->error);
+  return real().fchown(fd, owner, group);
+}
+
+int fake_sys::fchmod_entry(int fd, mode_t mode) {
+  std::lock_guard lock(active_->mutex_);
+  if (auto planned = active_->next(call::fchmod)) return failed(planned->error);
+  return real().fchmod(fd, mode);
+}
+
+ssize_t fake_sys::llistxattr_entry(const char* path, char* names, size_t size) {
+  std::lock_guard lock(active_->mutex_);
+  if (auto planned = active_->next(call::llistxattr)) return failed(planned->error);
+  return real().llistxattr(path, names, size);
+}
+
+ssize_t fake_sys::lgetxattr_entry(const char* path, const char* name, void* value, size_t size) {
+  std::lock_guard lock(active_->mutex_);
+  if (auto planned = active_->next(call::lgetxattr)) return failed(planned->error);
+  return real().lgetxattr(path, name, value, size);
+}
+
+int fake_sys::fsetxattr_entry(int fd, const char* name, const void* value, size_t size, int flags) {
+  std::lock_guard lock(active_->mutex_);
+  if (auto planned = active_->next(call::fsetxattr)) return failed(planned->error);
+  return real().fsetxattr(fd, name, value, size, flags);
+}
+
+int fake_sys::fremovexattr_entry(int fd, const char* name) {
+  std::lock_guard lock(active_->mutex_);
+  if (auto planned = active_->next(call::fremovexattr)) return failed(planned->error);
+  return real().fremovexattr(fd, name);
 }
 
 int fake_sys::stat_entry(const char* path, struct stat* out) {

@@ -78,6 +78,16 @@ enum class call {
   lseek,
   setfl,
   flock,
+  lstat,
+  readlink,
+  statfs,
+  geteuid,
+  fchown,
+  fchmod,
+  llistxattr,
+  lgetxattr,
+  fsetxattr,
+  fremovexattr,
   ring_open,
   ring_close,
   ring_register,
@@ -159,6 +169,9 @@ class fake_sys {
     ring_options_ = options;
   }
   void use_real_ring() { ring_mode_ = ring_mode::real; }
+  // `hook(which)` runs before each call is counted and planned: it sees
+  // what the earlier calls left (a test looks at a file between two calls).
+  void before_each(std::function<void(call which)> hook) { before_each_ = std::move(hook); }
   // `hook(nth, requested)` decides each pwritev the plan above does not.
   void on_pwritev(std::function<transfer_action(int nth, std::size_t requested)> hook) {
     pwritev_hook_ = std::move(hook);
@@ -183,6 +196,8 @@ class fake_sys {
   const std::vector<int>& open_flags() const noexcept { return open_flags_; }
   // The path of each open, as given.
   const std::vector<std::string>& open_paths() const noexcept { return open_paths_; }
+  // The mode (permission bits for a file it creates) of each open.
+  const std::vector<mode_t>& open_modes() const noexcept { return open_modes_; }
   // Every write submitted to the emulated ring, in order.
   const std::vector<ring_write_record>& ring_writes() const noexcept { return ring_writes_; }
   // Every sync_file_range, in order.
@@ -247,6 +262,16 @@ class fake_sys {
   static off_t lseek_entry(int fd, off_t offset, int whence);
   static int setfl_entry(int fd, int flags);
   static int flock_entry(int fd, int operation);
+  static int lstat_entry(const char* path, struct stat* out);
+  static ssize_t readlink_entry(const char* path, char* buffer, size_t size);
+  static int statfs_entry(const char* path, struct statfs* out);
+  static uid_t geteuid_entry();
+  static int fchown_entry(int fd, uid_t owner, gid_t group);
+  static int fchmod_entry(int fd, mode_t mode);
+  static ssize_t llistxattr_entry(const char* path, char* names, size_t size);
+  static ssize_t lgetxattr_entry(const char* path, const char* name, void* value, size_t size);
+  static int fsetxattr_entry(int fd, const char* name, const void* value, size_t size, int flags);
+  static int fremovexattr_entry(int fd, const char* name);
   static int ring_open_entry(unsigned entries, void** ring);
   static void ring_close_entry(void* ring);
   static int ring_register_entry(void* ring, const iovec* buffers, unsigned count);
@@ -265,10 +290,12 @@ class fake_sys {
   std::function<transfer_action(int, std::size_t)> pwritev_hook_;
   std::function<transfer_action(int, std::size_t)> writev_hook_;
   std::function<transfer_action(int, off_t, std::size_t)> preadv_hook_;
+  std::function<void(call)> before_each_;
   std::vector<pwritev_record> pwritevs_;
   std::vector<pwritev_record> writevs_;
   std::vector<int> open_flags_;
   std::vector<std::string> open_paths_;
+  std::vector<mode_t> open_modes_;
   std::vector<call> log_;
   ring_mode ring_mode_ = ring_mode::refused;
   ring_options ring_options_;

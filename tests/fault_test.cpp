@@ -293,28 +293,47 @@ TEST_F(fault, an_error_without_any_short_write_is_reported_at_the_flush_offset) 
   expect_stuck(out, fake, *e, ENOSPC, path, model);
 }
 
+// A writer on `path` holding 70 bytes, whose next write to the OS takes 30
+// of them, and the one after fails with EIO.
+writer seventy_bytes_then_eio(const std::filesystem::path& path, fake_sys& fake) {
+  writer out(path, {.buffer_size = 100});
+  out.write(pattern(70));
+  fake.short_transfer(call::pwritev, 1, 30);
+  fake.fail(call::pwritev, 2, EIO);
+  return out;
+}
+
 TEST_F(fault, the_destructor_reports_the_bytes_it_could_not_write) {
   auto path = dir / "lost";
   captured_reports reports;
-  std::size_t lost = 0;
   {
     fake_sys fake;
-    writer out(path, {.buffer_size = 100});
-    out.write(pattern(70));
-    fake.short_transfer(call::pwritev, 1, 30);
-    fake.fail(call::pwritev, 2, EIO);
-    auto e = thrown<sluice::write_error>([&] { out.write(pattern(200, 2)); });  // gathered
-    ASSERT_TRUE(e);
-    lost = out.buffered();
-    EXPECT_EQ(lost, 40u);
-  }
+    writer out = seventy_bytes_then_eio(path, fake);
+  }  // the destructor's flush writes 30 bytes, then fails
   ASSERT_EQ(reports.reports().size(), 1u);
   const auto& report = reports.reports()[0];
   EXPECT_EQ(report.code.value(), EIO);
-  EXPECT_NE(report.message.find(quoted(path)), std::string::npos) << report.message;
   EXPECT_EQ(report.message,
             "sluice: close " + quoted(path) +
                 " in its destructor, 40 bytes lost: write at offset 30: " + std::strerror(EIO));
+  EXPECT_EQ(size_on_disk(path), 30u);
+}
+
+// A failure the caller was thrown left its trace there: the destructor does
+// not report it a second time (the file holds exactly the bytes before the
+// write_error's offset, as the caller was told).
+TEST_F(fault, the_destructor_does_not_report_again_a_write_error_it_threw) {
+  auto path = dir / "lost";
+  captured_reports reports;
+  {
+    fake_sys fake;
+    writer out = seventy_bytes_then_eio(path, fake);
+    auto e = thrown<sluice::write_error>([&] { out.write(pattern(200, 2)); });  // gathered
+    ASSERT_TRUE(e);
+    EXPECT_EQ(e->offset(), 30u);
+    EXPECT_EQ(out.buffered(), 40u);
+  }
+  EXPECT_TRUE(reports.reports().empty()) << reports.reports()[0].message;
   EXPECT_EQ(size_on_disk(path), 30u);
 }
 
@@ -459,7 +478,7 @@ TEST_F(fault, a_failed_sync_poisons_the_writer) {
   EXPECT_EQ(fake.calls(call::close), 1);
 }
 
-TEST_F(fault, a_poisoned_writer_destroyed_reports_it) {
+TEST_F(fault, a_poisoned_writer_destroyed_does_not_report_again_the_sync_it_threw) {
   auto path = dir / "poison";
   captured_reports reports;
   {
@@ -469,9 +488,7 @@ TEST_F(fault, a_poisoned_writer_destroyed_reports_it) {
     fake.fail(call::fdatasync, 1, EIO);
     EXPECT_TRUE(thrown([&] { out.sync(); }));
   }
-  ASSERT_EQ(reports.reports().size(), 1u);
-  EXPECT_EQ(reports.reports()[0].code.value(), EIO);
-  EXPECT_NE(reports.reports()[0].message.find(quoted(path)), std::string::npos);
+  EXPECT_TRUE(reports.reports().empty()) << reports.reports()[0].message;
 }
 
 // --- close ---------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 // When memory runs out. sluice::journal: a failed append appends nothing and
 // takes no lsn, so the log stays a gapless sequence that commits, reads back
 // and reopens. sluice::writer: a background failure that finds no memory to
-// take its bytes back still stops the writer. A test program of its own,
+// take its bytes back still stops the writer, and a buffer that cannot be
+// allocated leaves the path untouched. A test program of its own,
 // because it replaces the global operator new and aligned_alloc to make
 // allocations fail on demand.
 #include <gtest/gtest.h>
@@ -127,35 +128,78 @@ TEST_F(journal_oom, running_out_of_memory_while_writing_poisons_with_enomem) {
       << e->what();
 }
 
-using writer_oom = dir_test;
+// A writer whose second buffer fails in the background (ENOSPC); taking its
+// bytes back needs a larger buffer, which cannot be had.
+class writer_oom : public dir_test {
+ protected:
+  // Emplaces that writer in `out`; its flush() throws std::bad_alloc.
+  void fail_without_memory(std::optional<sluice::writer>& out, fake_sys& fake) {
+    fake.on_pwritev([&](int nth, std::size_t) {
+      if (nth != 2) return transfer_action{};
+      released_.wait();
+      return transfer_action{transfer_action::fail, ENOSPC, 0};
+    });
+    out.emplace(dir.path() / "out",
+                sluice::writer_options{.buffer_size = 100, .write_behind = true});
+    for (char c : pattern(250)) out->put(c);  // two buffers handed off, 50 bytes buffered
+    refuse_buffers_over = 128;                // the 100-byte buffers still come
+    release_.set_value();
+    EXPECT_THROW(out->flush(), std::bad_alloc);
+    refuse_buffers_over = 0;
+  }
 
-// The writer's second buffer fails in the background; taking its bytes back
-// needs a larger buffer, which cannot be had. The writer must still stop:
-// its error sticks, and no later put() is accepted as if nothing happened.
+ private:
+  std::promise<void> release_;
+  std::shared_future<void> released_ = release_.get_future().share();
+};
+
+// The writer must still stop: its error sticks, and no later put() is
+// accepted as if nothing happened.
 TEST_F(writer_oom, a_background_failure_that_finds_no_memory_still_stops_the_writer) {
-  std::promise<void> release;
-  std::shared_future<void> released = release.get_future().share();
   fake_sys fake;
-  fake.on_pwritev([&](int nth, std::size_t) {
-    if (nth != 2) return transfer_action{};
-    released.wait();
-    return transfer_action{transfer_action::fail, ENOSPC, 0};
-  });
   std::optional<sluice::writer> out;
-  out.emplace(dir.path() / "out", sluice::writer_options{.buffer_size = 100, .write_behind = true});
-  for (char c : pattern(250)) out->put(c);  // two buffers handed off, 50 bytes buffered
-  refuse_buffers_over = 128;                // the 100-byte buffers still come
-  release.set_value();
-  EXPECT_THROW(out->flush(), std::bad_alloc);
-  refuse_buffers_over = 0;
+  fail_without_memory(out, fake);
   int writes = fake.calls(call::pwritev);
   auto e = thrown<sluice::write_error>([&] { out->put('x'); });
   ASSERT_TRUE(e);
   EXPECT_EQ(e->code().value(), ENOSPC);
   EXPECT_EQ(fake.calls(call::pwritev), writes) << "a failed write was retried";
   captured_reports reports;
-  out.reset();  // destroyed without close: reports the loss, does not throw
-  EXPECT_EQ(reports.reports().size(), 1u);
+  out.reset();  // destroyed without close: put() threw the loss, nothing more to report
+  EXPECT_TRUE(reports.reports().empty());
+}
+
+// Destroyed right after the bad_alloc: the caller never saw the write
+// failure, so the destructor reports it.
+TEST_F(writer_oom, a_write_failure_hidden_by_a_bad_alloc_is_reported_by_the_destructor) {
+  fake_sys fake;
+  std::optional<sluice::writer> out;
+  fail_without_memory(out, fake);
+  captured_reports reports;
+  out.reset();
+  ASSERT_EQ(reports.reports().size(), 1u);
+  EXPECT_EQ(reports.reports()[0].code.value(), ENOSPC);
+  EXPECT_NE(reports.reports()[0].message.find("bytes lost"), std::string::npos)
+      << reports.reports()[0].message;
+}
+
+// The buffer is allocated before the path is opened: a buffer that cannot
+// be had neither empties an existing file nor creates a new one.
+TEST_F(writer_oom, a_buffer_that_cannot_be_allocated_leaves_the_path_alone) {
+  constexpr std::size_t mib = 1 << 20;
+  for (auto options :
+       {sluice::writer_options{.buffer_size = mib},
+        sluice::writer_options{.buffer_size = mib, .atomic_replace = true},
+        sluice::writer_options{.buffer_size = mib, .durability = sluice::durability::all_on_close},
+        sluice::writer_options{.buffer_size = mib, .caching = sluice::caching::direct}}) {
+    write_all(dir / "existing", "old");
+    refuse_buffers_over = mib / 2;
+    EXPECT_THROW(sluice::writer(dir / "existing", options), std::bad_alloc);
+    EXPECT_THROW(sluice::writer(dir / "new", options), std::bad_alloc);
+    refuse_buffers_over = 0;
+    EXPECT_EQ(read_all(dir / "existing"), "old");
+    EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"existing"});
+  }
 }
 
 }  // namespace

@@ -187,6 +187,29 @@ TEST_F(ostream_test, destructor_reports_a_failure_instead_of_throwing) {
   EXPECT_EQ(reports.reports()[0].code, std::error_code(EIO, std::generic_category()));
 }
 
+// An insertion whose write fails only sets badbit: nothing was thrown to
+// the caller, so the destructor reports it, once. Thrown (exceptions()),
+// it is not reported again.
+TEST_F(ostream_test, a_failure_that_only_set_badbit_is_reported_by_the_destructor) {
+  for (bool thrown_to_caller : {false, true}) {
+    SCOPED_TRACE(thrown_to_caller ? "exceptions(badbit)" : "badbit only");
+    captured_reports reports;
+    {
+      fake_sys fake;
+      fake.fail(call::pwritev, 1, EIO);
+      sluice::ostream out(dir / "d", {.buffer_size = 4});
+      if (thrown_to_caller) {
+        out.exceptions(std::ios_base::badbit);
+        EXPECT_THROW(out << "more than four bytes", std::system_error);
+      } else {
+        out << "more than four bytes";
+      }
+      EXPECT_TRUE(out.bad());
+    }
+    EXPECT_EQ(reports.reports().size(), thrown_to_caller ? 0u : 1u);
+  }
+}
+
 // A failure under std::unitbuf, which syncs from a sentry's destructor, sets
 // badbit; it must not escape that destructor (std::terminate).
 TEST_F(ostream_test, a_failure_under_unitbuf_sets_badbit_and_close_throws_it) {

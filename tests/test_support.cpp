@@ -1,18 +1,22 @@
 #include "test_support.hpp"
 
 #include <fcntl.h>
+#include <grp.h>
 #include <linux/magic.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <random>
 #include <stdexcept>
+#include <vector>
 
 #include "sluice/detail/sys.hpp"
 #include "sluice/writer.hpp"
@@ -88,6 +92,20 @@ std::string read_to_end(int fd, std::size_t limit) {
   return got;
 }
 
+std::vector<std::string> entries(const std::filesystem::path& directory) {
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(directory))
+    names.push_back(entry.path().filename().native());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+void replace_with(const std::filesystem::path& path, std::string_view content) {
+  sluice::writer out(path, {.buffer_size = 4096, .atomic_replace = true});
+  out.write(content);
+  out.close();
+}
+
 std::string pattern(std::size_t n, std::uint64_t seed) {
   std::mt19937_64 random(seed);
   std::string text(n, '\0');
@@ -107,6 +125,50 @@ std::string read_text(sluice::file& f, std::size_t n, std::uint64_t offset) {
 bool on_tmpfs(const std::filesystem::path& path) {
   struct statfs fs {};
   return ::statfs(path.c_str(), &fs) == 0 && fs.f_type == TMPFS_MAGIC;
+}
+
+std::string as_user(uid_t uid, gid_t gid, const std::function<std::string()>& body) {
+  int ends[2];
+  if (::pipe2(ends, O_CLOEXEC) != 0) return std::string("pipe: ") + std::strerror(errno);
+  pid_t child = ::fork();
+  if (child == 0) {
+    ::close(ends[0]);
+    std::string said;
+    if (::setgroups(0, nullptr) != 0 || ::setgid(gid) != 0 || ::setuid(uid) != 0)
+      said = "cannot become " + std::to_string(uid) + ": " + std::strerror(errno);
+    else
+      said = body();
+    for (std::size_t at = 0; at < said.size();) {
+      ssize_t n = ::write(ends[1], said.data() + at, said.size() - at);
+      if (n <= 0) break;
+      at += static_cast<std::size_t>(n);
+    }
+    ::_exit(0);
+  }
+  ::close(ends[1]);
+  std::string said =
+      child > 0 ? read_to_end(ends[0]) : "fork: " + std::string(std::strerror(errno));
+  ::close(ends[0]);
+  if (child > 0) ::waitpid(child, nullptr, 0);
+  return said;
+}
+
+std::string needs_root() {
+  return ::geteuid() == 0 ? "" : "needs root, to run part of the test as another user";
+}
+
+std::optional<std::string> run_command(const std::string& command) {
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (!pipe) return std::nullopt;
+  std::string out = read_to_end(::fileno(pipe));
+  int status = ::pclose(pipe);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return std::nullopt;
+  return out;
+}
+
+std::string needs_tool(const std::string& name) {
+  if (run_command("command -v " + name + " >/dev/null")) return "";
+  return name + " is not installed (Debian packages acl and attr)";
 }
 
 captured_reports* captured_reports::active_ = nullptr;

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -78,6 +79,14 @@ std::uint64_t size_on_disk(const std::filesystem::path& path);
 // until `limit` bytes, with read(2).
 std::string read_to_end(int fd, std::size_t limit = std::string::npos);
 
+// The names in `directory`, sorted.
+std::vector<std::string> entries(const std::filesystem::path& directory);
+
+// Replaces `path` with `content` through a writer with
+// writer_options::atomic_replace and a 4 KiB buffer (so that the
+// temporary takes several writes), and closes it.
+void replace_with(const std::filesystem::path& path, std::string_view content);
+
 // `n` bytes of a pattern that depends on `seed`, so that misplaced or
 // duplicated bytes show.
 std::string pattern(std::size_t n, std::uint64_t seed = 1);
@@ -107,6 +116,24 @@ inline constexpr int write_zeroes_mode = 0x80;
 // length) of `fd` reserved (fallocate with `mode`'s other bits) and written
 // with zeros. 0, or -1 with errno.
 int zero_by_hand(int fd, int mode, off_t offset, off_t length);
+
+// Runs `body` in a child process that has become user `uid`, group `gid`
+// (no supplementary groups; no passwd entry is needed) and returns what
+// `body` returned, or "cannot become <uid>: <why>". Call it as root only
+// (tests skip otherwise: see needs_root). The child ends with _exit.
+std::string as_user(uid_t uid, gid_t gid, const std::function<std::string()>& body);
+
+// The empty string if the process is root, else why a test that changes
+// users must be skipped.
+std::string needs_root();
+
+// Runs `command` with /bin/sh -c; returns its standard output, or nothing
+// if it did not exit with status 0 (its standard error goes to the test's).
+std::optional<std::string> run_command(const std::string& command);
+
+// The empty string if the command-line tool `name` can be run, else why a
+// test that uses it must be skipped.
+std::string needs_tool(const std::string& name);
 
 // Installs an error handler that records every report; restores the previous
 // handler on destruction. One at a time.

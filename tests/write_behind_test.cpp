@@ -291,10 +291,8 @@ TEST_F(write_behind, a_short_background_write_keeps_the_rest_buffered) {
       ASSERT_TRUE(e);
       EXPECT_EQ(e->offset(), 130u);
       EXPECT_EQ(out.tell() - out.buffered(), 130u);
-    }  // destroyed without close: the lost bytes are reported
-    ASSERT_EQ(reports.reports().size(), 1u);
-    EXPECT_NE(reports.reports()[0].message.find("bytes lost"), std::string::npos)
-        << reports.reports()[0].message;
+    }  // destroyed without close: flush() threw the loss, nothing more to report
+    EXPECT_TRUE(reports.reports().empty());
   }
   EXPECT_EQ(read_all(path), model.substr(0, 130));
 }

@@ -443,4 +443,16 @@ TEST_F(writer_life, destructor_flushes_and_closes) {
   EXPECT_TRUE(reports.reports().empty());
 }
 
+// The constructors throw std::system_error in sluice's words, never a
+// std::filesystem exception.
+TEST_F(writer_life, an_empty_path_is_enoent_in_sluices_words) {
+  for (auto options : {sluice::writer_options{}, sluice::writer_options{.atomic_replace = true},
+                       sluice::writer_options{.durability = sluice::durability::all_on_close}}) {
+    auto e = thrown([&] { writer out("", options); });
+    ASSERT_TRUE(e);
+    EXPECT_EQ(e->code().value(), ENOENT);
+    EXPECT_EQ(std::string(e->what()), std::string("sluice: open '': ") + std::strerror(ENOENT));
+  }
+}
+
 }  // namespace

@@ -8,8 +8,10 @@
 // got: the bytes before offset() reached the file, nothing at or after it did.
 //
 // Destructors never throw. When one has to close a file and that fails, or
-// has to drop bytes it could not write, it calls the error handler. The
-// default handler prints one line on stderr; install your own to log it.
+// has to drop bytes it could not write, it calls the error handler, once per
+// failure nobody has seen: a writer destroyed after it threw an error to its
+// caller does not report that error again. The default handler prints one
+// line on stderr; install your own to log it.
 #pragma once
 
 #include <cstdint>

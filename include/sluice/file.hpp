@@ -53,11 +53,12 @@ struct iovec;
 namespace sluice {
 
 enum class open_mode {
-  truncate,       // create if missing, else empty it; write-only (the default)
-  create_new,     // create; fail with EEXIST if the path exists
-  append,         // create if missing; every write goes to the end (O_APPEND)
-  open_existing,  // read and write an existing file; fail with ENOENT if missing
-  read_only,      // read an existing file
+  truncate,           // create if missing, else empty it; write-only (the default)
+  truncate_existing,  // empty an existing file; fail with ENOENT if missing; write-only
+  create_new,         // create; fail with EEXIST if the path exists
+  append,             // create if missing; every write goes to the end (O_APPEND)
+  open_existing,      // read and write an existing file; fail with ENOENT if missing
+  read_only,          // read an existing file
 };
 
 // What file::preallocate does to the file's size.
@@ -72,7 +73,8 @@ struct open_options {
   mode_t permissions = 0666;
   // O_DIRECT: transfers bypass the page cache and must then be aligned to
   // direct_io_alignment() in memory, offset and length, or fail with EINVAL.
-  // A filesystem that refuses O_DIRECT fails the open with EINVAL.
+  // A filesystem that refuses O_DIRECT fails the open with EINVAL, and the
+  // message says so.
   bool direct = false;
 };
 

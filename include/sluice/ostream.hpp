@@ -18,8 +18,10 @@
 // it), as for any stream; the writer's error sticks, and close() throws it as
 // a std::system_error naming the operation, path and offset, like
 // writer::close(). The destructor closes without throwing and reports a
-// failure through the error handler (<sluice/error.hpp>). Not movable or
-// copyable; one thread at a time.
+// failure through the error handler (<sluice/error.hpp>): one it met
+// itself, and one that only set badbit (exceptions() did not rethrow it);
+// not one close() or an insertion already threw. Not movable or copyable;
+// one thread at a time.
 //
 // Example:
 //   sluice::ostream out("table.txt", {.buffer_size = 1 << 20});

@@ -16,7 +16,9 @@
 // not take stay in the buffer; nothing is written twice; the file then holds
 // exactly the bytes before the write_error's offset(). A failed sync poisons
 // the writer for good. The destructor closes without throwing: if that fails,
-// or bytes are left unwritten, it tells the error handler how many were lost.
+// or bytes are left unwritten, it tells the error handler how many were lost,
+// unless the failure is one the writer already threw to its caller (who was
+// told then, and knows the file holds the bytes before it).
 //
 // Pipes, sockets and terminals: a writer on standard output is made from
 // file::borrow(STDOUT_FILENO, name), whose close() leaves fd 1 open; a path
@@ -69,7 +71,11 @@ enum class durability {
   data_on_close,
   // close() returns after fsync and, when the writer created the file, an
   // fsync of its directory: the file, its metadata and its name are durable.
-  // Writeback starts early as for data_on_close.
+  // That directory is opened (for reading) before the file is created: one
+  // the process may write but not read (mode 0300) makes the constructor
+  // throw EACCES naming it, with nothing created; an existing file there is
+  // written, needing no directory sync. Writeback starts early as for
+  // data_on_close.
   all_on_close,
   // Every write to the OS (a full buffer, a gathered payload, flush(),
   // close()) is followed by fdatasync: what it handed over is durable when
@@ -141,17 +147,53 @@ struct writer_options {
   // behind, with <name> cut to fit NAME_MAX; a named one also where
   // /proc/self/fd, which names an unnamed one, is missing); close() fsyncs
   // it, renames it over the path and fsyncs the directory, whatever
-  // `durability` says; its writeback starts early as
-  // for durability::data_on_close. A writer destroyed without
-  // close(), or whose close() fails before the rename, leaves the path
-  // untouched and removes the temporary. The new file gets the replaced
-  // file's permission bits (0666 for a new one), minus the umask. Only for
-  // writers opened by path, and only for a regular file: a path naming a
-  // FIFO, device, socket or directory makes the constructor throw EINVAL
-  // (never is /dev/stdout replaced). A relative path is resolved when the
-  // writer opens: a chdir() before close() changes nothing. A path that is a
-  // symbolic link is itself replaced by the new file, as rename(2) does; the
-  // file it pointed to keeps its content. Default false.
+  // `durability` says; its writeback starts early as for
+  // durability::data_on_close. A writer destroyed without close(), or whose
+  // close() fails before the rename, leaves the path untouched and removes
+  // the temporary; a failure after the rename (the directory's fsync) says
+  // that the new content is in place. Only for writers opened by path, and
+  // only for a regular file: a FIFO, device, socket or directory throws
+  // EINVAL. A relative path is resolved when the writer opens: a chdir()
+  // before close() changes nothing.
+  //
+  // The constructor does, before accepting a byte, everything that could
+  // fail for lack of permission, and a failure leaves nothing created:
+  // - A symbolic link is followed, link after link (ELOOP after 40), and
+  //   the file it points to is replaced: the link stays, as editors keep
+  //   it (a dotfile linked into a repository changes in the repository); a
+  //   dangling link's target is created; the temporary goes beside the
+  //   file. Refused: a link on /proc, which stands for an open descriptor,
+  //   not a file (/dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N:
+  //   EINVAL; write to the descriptor instead, file::borrow(STDOUT_FILENO,
+  //   ...)); a file in /proc (EINVAL); and, as the kernel's
+  //   fs.protected_symlinks and fs.protected_regular would, a link in a
+  //   sticky world-writable directory (/tmp) owned by neither this user nor
+  //   the directory's owner, or an existing file in a sticky directory
+  //   others may write owned by neither (EACCES: root must not follow, or
+  //   hand its data to, what another user planted there).
+  // - The directory is opened (for reading) and kept for the fsync at
+  //   close: one the process may write but not read (mode 0300) throws
+  //   EACCES naming it.
+  // - Replacing a file, the new one gets, before any byte is written to it,
+  //   the old one's owner and group, every extended attribute (its POSIX
+  //   ACL among them), and its exact mode (07777: the umask does not apply,
+  //   and an ACL the directory's default ACL would add is removed); until
+  //   then it is 0600, visible to its owner alone. Setuid/setgid bits and
+  //   security.capability, which the kernel drops when the file is written,
+  //   are set again after the last write. A process that may not give the
+  //   file that owner or group (a user replacing another user's file in a
+  //   directory both may write, or a file of a group the user is not in)
+  //   gets EPERM saying so, and an attribute that cannot be copied throws
+  //   naming it: a file is never replaced by one that its owner cannot
+  //   read or that others can. Other hard links to the old file keep the
+  //   old content.
+  // - A new file gets 0666 minus the umask, and the directory's default
+  //   ACL, as open(2) gives them.
+  // Cost at construction: six system calls for a new file (geteuid, lstat,
+  // the directory's open, statfs, the temporary's open, a stat of
+  // /proc/self/fd), four more replacing a file (fstat, llistxattr,
+  // fremovexattr, fchmod), and a few per link followed and per attribute
+  // copied. Default false.
   bool atomic_replace = false;
 
   // While one buffer is being written, the next one fills, so that
@@ -212,8 +254,11 @@ struct writer_options {
   static constexpr std::size_t write_behind_depth = 2;
 };
 
+class ostream;
+
 namespace detail {
 class write_behind;
+struct replacement;
 
 // Frees a buffer from std::aligned_alloc.
 struct free_deleter {
@@ -229,7 +274,9 @@ concept print_integer = std::integral<T> && !std::same_as<T, bool> && !std::same
 class writer {
  public:
   // Creates or truncates `path` (open_mode::truncate). Throws std::system_error
-  // before any data is accepted if it cannot be opened.
+  // before any data is accepted if it cannot be opened (an empty path:
+  // ENOENT). The buffer is allocated first: a std::bad_alloc leaves the path
+  // as it was.
   explicit writer(const std::filesystem::path& path, writer_options options = {});
   // Writes through an already open file (append mode, say), from its
   // position(); file::borrow(STDOUT_FILENO, "standard output") for standard
@@ -348,6 +395,10 @@ class writer {
         std::to_chars(room.data(), room.data() + room.size(), value).ptr - room.data()));
   }
   void open_target(const std::filesystem::path& path, const writer_options& options);
+  void open_replacement(const std::filesystem::path& path, bool direct);
+  void open_synced(const std::filesystem::path& path, bool direct);
+  void allocate_before_open(const writer_options& options);
+  void adopt_direct_alignment();
   void start(const writer_options& options);
   void check_syncable();
   void reserve_space(std::uint64_t length);
@@ -385,7 +436,8 @@ class writer {
   template <class Step>
   void sticking(Step&& step);
   void report_lost(const std::exception& e) const noexcept;
-  void check_usable() const;
+  void check_usable();
+  [[noreturn]] void rethrow_sticky();
   void destroy() noexcept;
 
   file target_;
@@ -396,6 +448,11 @@ class writer {
   char* pos_ = nullptr;
   char* end_ = nullptr;       // == pos_ once an error sticks, so every write goes slow
   std::exception_ptr error_;  // the sticky error, null if none
+  // error_ reached the caller (thrown out of a call of this writer), so the
+  // destructor need not report it. An ostream whose stream only set badbit
+  // clears it (the friend below).
+  bool error_thrown_ = false;
+  friend class ostream;
 
   // What the options made of this writer; a moved-from writer has the defaults.
   struct modes {
@@ -404,11 +461,13 @@ class writer {
     std::uint64_t cached_from = 0;      // no_cache: where the part that may be cached begins
     std::uint64_t written_back_to = 0;  // synced at close: where writeback was last started
     bool preallocated = false;
-    // all_on_close, and this writer created the file: its directory, made
-    // absolute when opened (a later chdir must not change which is synced).
-    std::string directory_to_sync;
-    bool replacing = false;      // atomic_replace: target_ is a temporary
-    std::string temporary_name;  // that temporary's path, while it has one
+    // all_on_close, and this writer created the file: its directory, open
+    // from before the file was created until the fsync at close (a later
+    // chdir or rename changes nothing).
+    file directory;
+    // atomic_replace: target_ is a temporary, and this is what puts it in
+    // the path's place at close.
+    std::unique_ptr<detail::replacement> replacing;
   };
   modes modes_;
   // write_behind: the engine writing the buffers handed over (a thread or

@@ -15,6 +15,7 @@
 #include <cstdint>
 
 struct stat;
+struct statfs;
 struct statx;
 struct fiemap;
 struct pollfd;
@@ -59,9 +60,22 @@ struct sys_table {
   // fcntl(fd, F_SETFL, flags): the journal clears the O_NONBLOCK it opens
   // segments with (so that a FIFO in their place cannot block the open).
   int (*setfl)(int fd, int flags);
-  // flock(2): the journal's lock on its directory (LOCK_EX or LOCK_SH, with
+  // flock(2): the journal's lock on its lock file (LOCK_EX or LOCK_SH, with
   // LOCK_NB), released when the descriptor is closed or the process dies.
   int (*flock)(int fd, int operation);
+
+  // writer_options::atomic_replace follows a path's final symbolic links
+  // itself and gives the new file the old one's owner, attributes and mode.
+  int (*lstat)(const char* path, struct stat* out);
+  ssize_t (*readlink)(const char* path, char* buffer, size_t size);
+  int (*statfs)(const char* path, struct statfs* out);
+  uid_t (*geteuid)();  // never fails
+  int (*fchown)(int fd, uid_t owner, gid_t group);
+  int (*fchmod)(int fd, mode_t mode);
+  ssize_t (*llistxattr)(const char* path, char* names, size_t size);
+  ssize_t (*lgetxattr)(const char* path, const char* name, void* value, size_t size);
+  int (*fsetxattr)(int fd, const char* name, const void* value, size_t size, int flags);
+  int (*fremovexattr)(int fd, const char* name);
 
   // io_uring, behind an opaque handle (liburing's struct io_uring), for
   // writer_options::write_behind. Same errno style: -1 and errno on failure.
