@@ -13,6 +13,7 @@
 #include <fstream>
 #include <random>
 #include <stdexcept>
+#include <utility>
 
 #include "sluice/detail/sys.hpp"
 #include "sluice/writer.hpp"
@@ -124,6 +125,28 @@ captured_reports::~captured_reports() {
 
 void captured_reports::record(const std::error_code& code, std::string_view message) noexcept {
   if (active_) active_->reports_.push_back({code, std::string(message)});
+}
+
+pipe_ends::pipe_ends(int flags) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC | flags) != 0) throw std::system_error(errno, std::generic_category());
+  read_ = fds[0];
+  write_ = fds[1];
+}
+
+pipe_ends::~pipe_ends() {
+  close_read();
+  close_write();
+}
+
+int pipe_ends::take_write_end() noexcept { return std::exchange(write_, -1); }
+
+void pipe_ends::close_read() noexcept {
+  if (read_ >= 0) ::close(std::exchange(read_, -1));
+}
+
+void pipe_ends::close_write() noexcept {
+  if (write_ >= 0) ::close(std::exchange(write_, -1));
 }
 
 scoped_umask::scoped_umask(mode_t mask) : previous_(::umask(mask)) {}

@@ -130,6 +130,24 @@ class captured_reports {
   std::vector<report> reports_;
 };
 
+// Both ends of a pipe(2), closed on destruction unless taken.
+class pipe_ends {
+ public:
+  explicit pipe_ends(int flags = 0);  // pipe2 flags beside O_CLOEXEC (O_NONBLOCK)
+  pipe_ends(const pipe_ends&) = delete;
+  pipe_ends& operator=(const pipe_ends&) = delete;
+  ~pipe_ends();
+  int read_end() const noexcept { return read_; }
+  int write_end() const noexcept { return write_; }
+  int take_write_end() noexcept;
+  void close_read() noexcept;
+  void close_write() noexcept;
+
+ private:
+  int read_ = -1;
+  int write_ = -1;
+};
+
 // Sets the umask for the lifetime of the object.
 class scoped_umask {
  public:
