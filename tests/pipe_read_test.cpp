@@ -6,19 +6,16 @@
 // writer thread, end of file, and a borrowed file read from its offset.
 #include <fcntl.h>
 #include <gtest/gtest.h>
-#include <pthread.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
-#include <csignal>
 #include <cstring>
 #include <sluice/sluice.hpp>
 #include <span>
 #include <string>
 #include <string_view>
-#include <thread>
 
 #include "fake_sys.hpp"
 #include "test_support.hpp"
@@ -27,43 +24,6 @@ namespace {
 
 using namespace sluice_test;
 using sluice::file;
-
-// Writes all of `text` to `fd` with write(2), in pieces of `piece` bytes;
-// false if a write fails (EPIPE: the reader has gone).
-bool write_pieces(int fd, std::string_view text, std::size_t piece) {
-  for (std::size_t at = 0; at < text.size();) {
-    ssize_t n = ::write(fd, text.data() + at, std::min(piece, text.size() - at));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    at += static_cast<std::size_t>(n);
-  }
-  return true;
-}
-
-// Sends `text` to the descriptor open_target() returns, in pieces of
-// `piece` bytes, on a thread of its own, then closes it. SIGPIPE is blocked
-// on that thread: a reader that gives up (a failing test) ends the sending
-// with EPIPE instead of ending the tests.
-class sender {
- public:
-  template <class Open>
-  sender(Open open_target, std::string_view text, std::size_t piece)
-      : thread_([open_target, text, piece] {
-          sigset_t pipe_signal;
-          sigemptyset(&pipe_signal);
-          sigaddset(&pipe_signal, SIGPIPE);
-          pthread_sigmask(SIG_BLOCK, &pipe_signal, nullptr);
-          int fd = open_target();
-          if (fd < 0) return;
-          write_pieces(fd, text, piece);
-          ::close(fd);
-        }) {}
-  // Waits for the sending to end: call it once the reading side is closed.
-  void join() { thread_.join(); }
-
- private:
-  std::thread thread_;
-};
 
 // Reads `f` with read_at, `chunk` bytes a call, the offset counting the
 // bytes read, until a read comes back short: the end.

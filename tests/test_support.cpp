@@ -2,12 +2,14 @@
 
 #include <fcntl.h>
 #include <linux/magic.h>
+#include <pthread.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -147,6 +149,34 @@ void pipe_ends::close_read() noexcept {
 
 void pipe_ends::close_write() noexcept {
   if (write_ >= 0) ::close(std::exchange(write_, -1));
+}
+
+bool write_pieces(int fd, std::string_view text, std::size_t piece) {
+  for (std::size_t at = 0; at < text.size();) {
+    ssize_t n = ::write(fd, text.data() + at, std::min(piece, text.size() - at));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    at += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+sender::sender(std::function<int()> open_target, std::string text, std::size_t piece)
+    : thread_([open_target = std::move(open_target), text = std::move(text), piece] {
+        sigset_t pipe_signal;
+        sigemptyset(&pipe_signal);
+        sigaddset(&pipe_signal, SIGPIPE);
+        pthread_sigmask(SIG_BLOCK, &pipe_signal, nullptr);
+        int fd = open_target();
+        if (fd < 0) return;
+        write_pieces(fd, text, piece);
+        ::close(fd);
+      }) {}
+
+sender::~sender() { join(); }
+
+void sender::join() {
+  if (thread_.joinable()) thread_.join();
 }
 
 scoped_umask::scoped_umask(mode_t mask) : previous_(::umask(mask)) {}

@@ -9,11 +9,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <thread>
 #include <vector>
 
 #include "sluice/error.hpp"
@@ -146,6 +148,27 @@ class pipe_ends {
  private:
   int read_ = -1;
   int write_ = -1;
+};
+
+// Writes all of `text` to `fd` with write(2), in pieces of `piece` bytes;
+// false if a write fails (EPIPE: the reader has gone).
+bool write_pieces(int fd, std::string_view text, std::size_t piece);
+
+// Sends `text` to the descriptor open_target() returns (skipped if it
+// returns -1), in pieces of `piece` bytes, on a thread of its own, then
+// closes it. SIGPIPE is blocked on that thread: a reader that gives up (a
+// failing test) ends the sending with EPIPE instead of ending the tests.
+class sender {
+ public:
+  sender(std::function<int()> open_target, std::string text, std::size_t piece);
+  sender(const sender&) = delete;
+  sender& operator=(const sender&) = delete;
+  ~sender();  // join()s, if not done
+  // Waits for the sending to end: call it once the reading side is closed.
+  void join();
+
+ private:
+  std::thread thread_;
 };
 
 // Sets the umask for the lifetime of the object.
