@@ -38,13 +38,14 @@ bool to_stdout(const job& work) {
 }
 
 // "sluice-bin2text:  42% of 1024 MiB" on stderr, redrawn when the percentage
-// changes; a newline at the end.
+// changes; a newline at the end. `done` is counted up to `total`.
 class progress_line {
  public:
   progress_line(bool shown, std::uint64_t total) : shown_(shown), total_(total) {}
 
   void show(std::uint64_t done) {
     if (!shown_) return;
+    done = std::min(done, total_);
     int percent = static_cast<int>(done * 100 / total_);
     if (percent == last_) return;
     last_ = percent;
@@ -145,7 +146,8 @@ std::size_t convert_all(input& in, sluice::writer& out, const job& work) {
   auto consume = [&](std::size_t chunk, const block& made) {
     if (chunk == 0) write_head(out, work);
     out.write(std::string_view(made.bytes.get(), made.size));
-    progress.show(std::min(in.size(), (chunk + 1) * layout.per_chunk * record));
+    // Not in.size(): a stream's is counted by the worker reading it.
+    progress.show((chunk + 1) * layout.per_chunk * record);
     consumed = chunk + 1;
   };
   unsigned threads = formatting_threads(work.threads);
