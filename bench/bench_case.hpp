@@ -23,6 +23,7 @@ enum class role {
 struct target {
   const char* path;
   const char* companion;  // a second file, for methods that write two
+  const char* input;      // the file bench_case::make_input wrote, for methods that read one
   bool sync;
   std::size_t buffer_size;  // sluice writers' buffer; 0: sluice's default
 };
@@ -87,6 +88,10 @@ struct bench_case {
   // true: every method makes each transaction durable itself, so fdatasync
   // is in every figure whether or not --sync asks for the final one.
   bool syncs_each_commit = false;
+  // Optional: writes, untimed, before the case's first run, the file its
+  // methods read (target.input, in the work directory); it is removed when
+  // the case ends.
+  std::function<void(const char* path)> make_input = {};
 };
 
 }  // namespace sluice::bench

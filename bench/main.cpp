@@ -4,8 +4,12 @@
 // table per case as it completes and, with --json, writes every figure.
 // Exit status: 0, 1 if a method failed or the run could not be made, 2 for
 // a usage error.
+#include <sys/statvfs.h>
+
 #include <cerrno>
+#include <cstdint>
 #include <exception>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <set>
@@ -19,6 +23,7 @@
 #include "runner.hpp"
 #include "scenarios.hpp"
 #include "summary.hpp"
+#include "units.hpp"
 #include "work_dir.hpp"
 
 namespace sluice::bench {
@@ -42,11 +47,44 @@ void print_list(std::ostream& out) {
   }
 }
 
+// The scenarios' size: --size, or each one's default.
+std::uint64_t size_of(const scenario& s, const options& o) {
+  return o.size ? o.size : s.default_size;
+}
+
+// Refuses, before anything is written, a run that could fill the
+// filesystem of `parent`: the scenarios run one at a time, each removing
+// what it wrote, so the largest of them must fit in the space free there
+// (statvfs's f_bavail: what an unprivileged user may take), with 1 MiB more
+// for the filesystem's own blocks. Throws std::runtime_error naming both
+// figures and the directory.
+void check_free_space(const std::filesystem::path& parent, const options& o) {
+  const scenario* largest = nullptr;
+  std::uint64_t needed = 0;
+  for (const std::string& name : o.scenarios) {
+    const scenario& s = find_scenario(name);
+    std::uint64_t bytes = saturating_add(s.disk_needed(size_of(s, o)), 1024 * 1024);
+    if (bytes <= needed) continue;
+    largest = &s;
+    needed = bytes;
+  }
+  struct statvfs fs {};
+  if (::statvfs(parent.c_str(), &fs) != 0)
+    throw std::system_error(errno, std::generic_category(),
+                            "cannot tell the free space of '" + parent.native() + "'");
+  std::uint64_t free = saturating_mul(fs.f_bavail, fs.f_frsize);
+  if (!largest || needed <= free) return;
+  throw std::runtime_error("not enough free space in '" + parent.native() + "': the " +
+                           std::string(largest->name) + " scenario needs up to " +
+                           format_size(needed) + " there at once, and " + format_size(free) +
+                           " is free (a smaller --size, or another --dir)");
+}
+
 std::vector<bench_case> make_cases(const options& o) {
   std::vector<bench_case> cases;
   for (const std::string& name : o.scenarios) {
     const scenario& s = find_scenario(name);
-    for (bench_case& c : s.make(o.size ? o.size : s.default_size)) cases.push_back(std::move(c));
+    for (bench_case& c : s.make(size_of(s, o))) cases.push_back(std::move(c));
   }
   return cases;
 }
@@ -76,9 +114,11 @@ std::size_t failures(const std::vector<case_summary>& summaries) {
 }
 
 int run_bench(const options& o) {
+  std::filesystem::path parent = o.dir.empty() ? default_parent() : std::filesystem::path(o.dir);
+  check_free_space(parent, o);
   std::ofstream json = open_json(o.json);
   std::vector<bench_case> cases = make_cases(o);
-  work_dir dir(o.dir.empty() ? default_parent() : std::filesystem::path(o.dir));
+  work_dir dir(parent);
   run_description run{dir.path(), describe_machine(dir.path()), {o.repeat, o.sync, o.buffer_size}};
   print_header(std::cout, run);
   progress status(total_runs(cases, o.repeat));

@@ -2,8 +2,11 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cstdint>
 #include <iostream>
+#include <limits>
 #include <sluice/writer.hpp>
+#include <stdexcept>
 
 #include "scenarios.hpp"
 #include "units.hpp"
@@ -34,13 +37,30 @@ std::string scenarios_help() {
   return text;
 }
 
-// Runs after AsSizeValue, which leaves the byte count as a decimal number.
-CLI::Validator at_least_one_byte() {
+// The most --buffer-size takes: every sluice writer of a run allocates its
+// buffer (fragment's two writers, write_behind two buffers each), and a
+// buffer larger than the biggest write a disk profits from measures nothing
+// new.
+constexpr std::uint64_t most_buffer = std::uint64_t{1} << 30;
+
+// A size option: parse_size()'s bytes, at least 1 and at most `most`, left
+// as a decimal number for the option's own conversion; or the message that
+// says what is wrong.
+CLI::Validator size_in_bytes(std::uint64_t most, std::string why_most) {
   return CLI::Validator(
-      [](std::string& bytes) {
-        return bytes == "0" ? std::string("SIZE must be at least 1 byte") : "";
+      [most, why_most](std::string& text) -> std::string {
+        std::uint64_t bytes = 0;
+        try {
+          bytes = parse_size(text);
+        } catch (const std::invalid_argument& e) {
+          return e.what();
+        }
+        if (bytes == 0) return "SIZE must be at least 1 byte";
+        if (bytes > most) return "'" + text + "' is more than " + format_size(most) + why_most;
+        text = std::to_string(bytes);
+        return "";
       },
-      "", "at least one byte");
+      "", "size in bytes");
 }
 
 void add_options(CLI::App& app, options& o) {
@@ -53,8 +73,7 @@ void add_options(CLI::App& app, options& o) {
                  "Bytes each scenario writes, e.g. 512K, 64M, 1G (K = 1024) "
                  "(default: each scenario's own)")
       ->option_text("SIZE")
-      ->transform(CLI::AsSizeValue(false))
-      ->check(at_least_one_byte());
+      ->transform(size_in_bytes(std::numeric_limits<std::uint64_t>::max(), ""));
   app.add_option("--repeat", o.repeat, "Runs per method; the report gives the median")
       ->option_text("N (default 5)")
       ->check(CLI::Range(1, 1000));
@@ -62,10 +81,11 @@ void add_options(CLI::App& app, options& o) {
   app.add_option("--buffer-size", o.buffer_size,
                  "Buffer of the sluice writers, e.g. 1M (default: sluice's own, " +
                      format_size(writer_options::default_buffer_size) +
-                     "), to find the best one for this disk")
+                     "), to find the best one for this disk; at most 1 GiB")
       ->option_text("SIZE")
-      ->transform(CLI::AsSizeValue(false))
-      ->check(at_least_one_byte());
+      ->transform(size_in_bytes(most_buffer,
+                                ": each sluice writer allocates it, and no disk needs writes "
+                                "that large to reach its speed"));
   app.add_option("--json", o.json, "Also write the full results as JSON to FILE")
       ->option_text("FILE");
   app.add_option("--dir", o.dir,

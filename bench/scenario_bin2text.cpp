@@ -5,14 +5,11 @@
 //   <record id="7" ts="1700000000259" x="-12.3427734" y="-3301.0048828125" flags="217"/>
 // with floating point in the shortest form that reads back to the same value
 // (fmt's "{}" and std::to_chars agree on it for these values: none is an
-// integer, none is below 1e-4).
-#include <unistd.h>
-
+// integer, none is below 1e-4). The input is written to the work directory
+// before the case's first run (bench_case::make_input).
 #include <charconv>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <memory>
 #include <string>
 #include <system_error>
@@ -34,31 +31,6 @@ namespace {
 constexpr std::string_view head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<records>\n";
 constexpr std::string_view tail = "</records>\n";
 constexpr const char* schema = "id:i32,ts:i64,x:f32,y:f64,flags:u16";
-
-// The binary input, in a temporary file removed with the case.
-class input_file {
- public:
-  explicit input_file(const std::vector<unsigned char>& bytes) {
-    auto pattern =
-        (std::filesystem::temp_directory_path() / "sluice-bench-records-XXXXXX").native();
-    int fd = ::mkstemp(pattern.data());  // a fresh name
-    if (fd < 0) throw std::system_error(errno, std::generic_category(), "mkstemp " + pattern);
-    ::close(fd);
-    path_ = pattern;
-    raw_file out(path_.c_str());
-    out.write_all(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-    out.finish(false);
-  }
-  input_file(const input_file&) = delete;
-  input_file& operator=(const input_file&) = delete;
-  ~input_file() { ::unlink(path_.c_str()); }
-
-  const std::string& path() const noexcept { return path_; }
-
- private:
-  std::string path_;
-};
-using shared_input = std::shared_ptr<const input_file>;
 
 template <class T>
 std::size_t text_size(T value) {
@@ -93,9 +65,10 @@ std::pair<std::vector<unsigned char>, std::uint64_t> make_records(std::uint64_t 
 #ifdef SLUICE_BENCH_HAVE_FMT
 // The converter a {fmt} user writes for this schema: the file read 256 KiB
 // of records at a time, one print per record.
-void run_fmt_converter(const target& t, const shared_input& in) {
-  std::FILE* source = std::fopen(in->path().c_str(), "rb");
-  if (!source) throw std::system_error(errno, std::generic_category(), "fopen " + in->path());
+void run_fmt_converter(const target& t) {
+  std::FILE* source = std::fopen(t.input, "rb");
+  if (!source)
+    throw std::system_error(errno, std::generic_category(), std::string("fopen ") + t.input);
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> closing(source, std::fclose);
   std::vector<unsigned char> chunk(big_buffer_size / record_size * record_size);
   write_with_fmt(t, [&](fmt::ostream& out) {
@@ -115,9 +88,9 @@ void run_fmt_converter(const target& t, const shared_input& in) {
 #ifdef SLUICE_BENCH_HAVE_BIN2TEXT
 // sluice-bin2text's conversion on `threads` threads, into a plain writer
 // (the tool itself writes a file with atomic replace, which always syncs).
-void run_bin2text(const target& t, const shared_input& in, unsigned threads) {
+void run_bin2text(const target& t, unsigned threads) {
   bin2text::job work;
-  work.input = in->path();
+  work.input = t.input;
   work.layout = bin2text::parse_schema(schema);
   work.threads = threads;
   sluice::writer out = open_writer(t);
@@ -130,28 +103,30 @@ void run_bin2text(const target& t, const shared_input& in, unsigned threads) {
 
 std::vector<bench_case> make_bin2text(std::uint64_t requested) {
   auto [bytes, xml] = make_records(requested);
-  auto in = std::make_shared<const input_file>(bytes);
   bench_case c{"bin2text",
                "bin2text: " + std::to_string(bytes.size() / record_size) + " binary records (" +
                    format_size(bytes.size()) + ") to " + format_size(xml) + " of XML",
                xml,
                {},
                {}};
+  c.make_input = [input = std::make_shared<const std::vector<unsigned char>>(std::move(bytes))](
+                     const char* path) {
+    raw_file out(path);
+    out.write_all(reinterpret_cast<const char*>(input->data()), input->size());
+    out.finish(false);
+  };
 #ifdef SLUICE_BENCH_HAVE_FMT
-  c.methods.push_back(
-      bind_method("fmt::output_file, a print per record", role::peer, run_fmt_converter, in));
+  c.methods.push_back({"fmt::output_file, a print per record", role::peer, run_fmt_converter});
 #else
   c.skipped.emplace_back(fmt_missing);
 #endif
 #ifdef SLUICE_BENCH_HAVE_BIN2TEXT
   unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
-  c.methods.push_back(bind_method(
-      "sluice-bin2text, 1 thread", role::sluice,
-      [](const target& t, const shared_input& input) { run_bin2text(t, input, 1); }, in));
+  c.methods.push_back(
+      {"sluice-bin2text, 1 thread", role::sluice, [](const target& t) { run_bin2text(t, 1); }});
   if (cpus > 1)
-    c.methods.push_back(bind_method(
-        "sluice-bin2text, " + std::to_string(cpus) + " threads (one per CPU)", role::sluice,
-        [cpus](const target& t, const shared_input& input) { run_bin2text(t, input, cpus); }, in));
+    c.methods.push_back({"sluice-bin2text, " + std::to_string(cpus) + " threads (one per CPU)",
+                         role::sluice, [cpus](const target& t) { run_bin2text(t, cpus); }});
 #else
   c.skipped.emplace_back("sluice-bin2text: skipped, not built (SLUICE_BUILD_TOOLS is off)");
 #endif

@@ -1,12 +1,15 @@
 // sluice-bench: the fresh directory the runs write in, and its removal.
 //
-// The bench creates three files there and no others: the output of the
-// current run, its companion (a second file some runs write beside it) and
-// the reference output of the current case. The directory
-// goes away when the work_dir is destroyed (normal exit or an error), and
-// also on SIGINT, SIGTERM, SIGHUP and SIGPIPE (stdout piped to a program
-// that quit): the handler unlinks the two files, removes the directory and
-// lets the signal end the process. One work_dir per process.
+// Everything the bench writes goes there: the output of the current run
+// (a file, or the directory a journal or a database writes), its companion
+// (a second file some runs write beside it), the reference output of the
+// current case, and the input a case's methods read. The whole directory
+// goes away, recursively, when the work_dir is destroyed (normal exit or an
+// error), and also on SIGINT, SIGTERM, SIGHUP and SIGPIPE (stdout piped to
+// a program that quit): the handler removes the tree with async-signal-safe
+// calls only (remove_tree.hpp), never following a symbolic link out of it,
+// then lets the signal end the process, so that the exit status shows it.
+// One work_dir per process.
 #pragma once
 
 #include <filesystem>
@@ -21,14 +24,15 @@ class work_dir {
   explicit work_dir(const std::filesystem::path& parent);
   work_dir(const work_dir&) = delete;
   work_dir& operator=(const work_dir&) = delete;
-  ~work_dir();  // removes the files and the directory, restores the signal handlers
+  ~work_dir();  // removes the directory and all in it, restores the signal handlers
 
   const std::string& path() const noexcept { return path_; }
   const char* output() const noexcept;     // where every run writes
   const char* companion() const noexcept;  // a second file a run may write
   const char* reference() const noexcept;  // the first good output of the current case
-  // Removes output() (a file, or the directory a journal method writes) and
-  // companion(), if present.
+  const char* input() const noexcept;      // what the current case's methods read
+  // Removes output() (a file, or the directory a journal method writes,
+  // with all in it) and companion(), if present.
   void remove_output() const noexcept;
   // Writes back what the last run left dirty on this filesystem (syncfs), so
   // that no run pays for the writeback, or the freed blocks, of the one before.

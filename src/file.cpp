@@ -105,14 +105,19 @@ void file::poison(int errno_value, const char* operation) {
   detail::throw_error(errno_value, operation, path_);
 }
 
+// After a transfer: a descriptor that refused pwritev or preadv with
+// ESPIPE (`sequential`) is a stream, written and read with writev/readv.
+void file::learn_sequential(bool sequential) noexcept {
+  if (!sequential || sequential_) return;
+  sequential_ = true;
+  kind_ = kind::stream;
+}
+
 // Writes the iovecs at `offset` (or sequentially) or throws write_error;
-// returns the byte count. Learns from the write whether the file is a stream.
+// returns the byte count.
 std::uint64_t file::write_all(iovec* iov, std::size_t count, std::uint64_t offset) {
   auto result = detail::transfer(fd_, detail::direction::write, iov, count, offset, sequential_);
-  if (result.sequential && !sequential_) {
-    sequential_ = true;  // pwritev said ESPIPE
-    kind_ = kind::stream;
-  }
+  learn_sequential(result.sequential);
   if (result.error != 0) throw detail::write_failed(result.error, path_, offset, result.done);
   return result.done;
 }
@@ -147,7 +152,8 @@ void file::write_gather(std::span<const std::span<const std::byte>> buffers) {
 std::size_t file::read_at(std::span<std::byte> bytes, std::uint64_t offset) {
   check_usable("read");
   iovec one{bytes.data(), bytes.size()};
-  auto result = detail::transfer(fd_, detail::direction::read, &one, 1, offset);
+  auto result = detail::transfer(fd_, detail::direction::read, &one, 1, offset, sequential_);
+  learn_sequential(result.sequential);
   if (result.error != 0) detail::throw_error(result.error, "read", path_, offset + result.done);
   return result.done;
 }

@@ -43,6 +43,7 @@ constexpr sys_table real_table{
     .pwritev = ::pwritev,
     .preadv = ::preadv,
     .writev = ::writev,
+    .readv = ::readv,
     .poll = ::poll,  // nfds_t is unsigned long
     .fdatasync = ::fdatasync,
     .fsync = ::fsync,

@@ -27,15 +27,16 @@ ssize_t issue(int fd, direction dir, const iovec* iov, std::size_t count, std::u
               bool sequential) {
   int batch = count < IOV_MAX ? static_cast<int>(count) : IOV_MAX;
   auto at = static_cast<off_t>(offset);
-  if (dir == direction::read) return sys().preadv(fd, iov, batch, at);
+  if (dir == direction::read)
+    return sequential ? sys().readv(fd, iov, batch) : sys().preadv(fd, iov, batch, at);
   return sequential ? sys().writev(fd, iov, batch) : sys().pwritev(fd, iov, batch, at);
 }
 
-// After a write failed with EAGAIN: waits until `fd` takes bytes again (or
-// reports why it never will, which the next write then says). False if
-// poll itself failed.
-bool wait_writable(int fd) noexcept {
-  pollfd want{fd, POLLOUT, 0};
+// After a transfer failed with EAGAIN: waits until `fd` takes bytes again,
+// or has some to give (or reports why it never will, which the next call
+// then says). False if poll itself failed.
+bool wait_ready(int fd, direction dir) noexcept {
+  pollfd want{fd, static_cast<short>(dir == direction::read ? POLLIN : POLLOUT), 0};
   return restart_interrupted([&] { return sys().poll(&want, 1, -1); }) >= 0;
 }
 
@@ -51,12 +52,11 @@ transfer_result transfer(int fd, direction dir, iovec* iov, std::size_t count, s
     if (n < 0) {
       int error = errno;
       if (error == EINTR) continue;
-      bool writing = dir == direction::write;
-      if (writing && error == ESPIPE && !sequential) {
-        sequential = true;  // a pipe, socket or terminal: nothing was written
+      if (error == ESPIPE && !sequential) {
+        sequential = true;  // a pipe, socket or terminal: nothing was transferred
         continue;
       }
-      if (writing && error == EAGAIN && wait_writable(fd)) continue;
+      if (error == EAGAIN && wait_ready(fd, dir)) continue;
       return {done, error, sequential};
     }
     if (n == 0) {

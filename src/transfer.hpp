@@ -1,5 +1,5 @@
 // The two places sluice restarts interrupted system calls: transfer(), the
-// one loop that turns pwritev/preadv/writev into "all or an error", and
+// one loop that turns pwritev/preadv/writev/readv into "all or an error", and
 // restart_interrupted() for every other call that may fail with EINTR.
 #pragma once
 
@@ -16,9 +16,9 @@ enum class direction { write, read };
 struct transfer_result {
   std::uint64_t done;  // bytes transferred
   int error;           // errno of the failure, 0 if complete (or end of file when reading)
-  // The write went to the descriptor's own offset (writev): it was asked to,
-  // or the descriptor refused pwritev with ESPIPE (a pipe, socket or
-  // terminal) and the rest went that way.
+  // The transfer went to the descriptor's own offset (writev, readv): it
+  // was asked to, or the descriptor refused pwritev/preadv with ESPIPE (a
+  // pipe, socket or terminal) and the rest went that way.
   bool sequential;
 };
 
@@ -29,11 +29,11 @@ struct transfer_result {
 // call transfers nothing either. The iovecs are consumed (modified). Never
 // throws.
 //
-// Writes go at `offset` with pwritev unless `sequential` (or pwritev fails
-// with ESPIPE, which costs that one call): then with writev wherever the
-// descriptor is, `offset` only counting. A write refused with EAGAIN (a
-// non-blocking pipe that is full) waits in poll until the descriptor takes
-// bytes again, then continues. Reads are always at `offset` (preadv).
+// Transfers go at `offset` with pwritev/preadv unless `sequential` (or the
+// call fails with ESPIPE, which costs that one call): then with
+// writev/readv wherever the descriptor is, `offset` only counting. A
+// transfer refused with EAGAIN (a non-blocking pipe that is full, or empty)
+// waits in poll until the descriptor is ready again, then continues.
 transfer_result transfer(int fd, direction dir, iovec* iov, std::size_t count, std::uint64_t offset,
                          bool sequential = false) noexcept;
 

@@ -4,7 +4,6 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <pty.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -23,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "child_process.hpp"
 #include "convert.hpp"
 #include "schema.hpp"
 #include "test_support.hpp"
@@ -268,27 +268,14 @@ TEST_F(bin2text_test, unwritable_output_and_missing_input_are_system_errors) {
 
 #ifdef SLUICE_BIN2TEXT
 // Starts sluice-bin2text with `args`, its standard output on `out` and its
-// standard error on `err`; returns its pid, or 0 if it could not start.
+// standard error on `err`; returns its pid.
 pid_t spawn_tool(std::vector<std::string> args, int out, int err) {
-  args.insert(args.begin(), SLUICE_BIN2TEXT);
-  std::vector<char*> argv;
-  for (auto& arg : args) argv.push_back(arg.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, out, STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, err, STDERR_FILENO);
-  pid_t child = 0;
-  int spawned = ::posix_spawn(&child, argv[0], &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  EXPECT_EQ(spawned, 0);
-  return spawned == 0 ? child : 0;
+  return spawn(SLUICE_BIN2TEXT, args, STDIN_FILENO, out, err);
 }
 
 // Waits for `child`; fails the test unless it exited with 0.
 void expect_success(pid_t child) {
-  int status = 0;
-  if (child != 0) ::waitpid(child, &status, 0);
+  int status = wait_for(child);
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "status " << status;
 }
 

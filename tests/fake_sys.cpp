@@ -49,6 +49,7 @@ fake_sys::fake_sys()
           .pwritev = pwritev_entry,
           .preadv = preadv_entry,
           .writev = writev_entry,
+          .readv = readv_entry,
           .poll = poll_entry,
           .fdatasync = fdatasync_entry,
           .fsync = fsync_entry,
@@ -100,8 +101,9 @@ void fake_sys::fail(call which, int nth, int error_value) {
 }
 
 void fake_sys::short_transfer(call which, int nth, std::size_t bytes) {
-  if (which != call::pwritev && which != call::preadv && which != call::writev)
-    throw std::logic_error("fake_sys: only pwritev, writev and preadv transfer bytes");
+  if (which != call::pwritev && which != call::preadv && which != call::writev &&
+      which != call::readv)
+    throw std::logic_error("fake_sys: only pwritev, writev, preadv and readv transfer bytes");
   planned_[{which, nth}] = plan{0, bytes};
 }
 
@@ -116,8 +118,9 @@ std::optional<fake_sys::plan> fake_sys::next(call which) {
 // For pwritev and writev with interruption asked: true (the call counted)
 // every other time, the retry reaching the OS.
 bool fake_sys::interrupted(call which) {
+  if (which != call::pwritev && which != call::writev) return false;
   std::size_t i = which == call::pwritev ? 0 : 1;
-  if (which == call::preadv || !interrupt_[i]) return false;
+  if (!interrupt_[i]) return false;
   interrupted_last_[i] = !interrupted_last_[i];
   if (!interrupted_last_[i]) return false;
   log_.push_back(which);
@@ -128,8 +131,9 @@ bool fake_sys::interrupted(call which) {
 // Counts the transfer; what the plan or, failing that, the hook says.
 std::optional<fake_sys::plan> fake_sys::planned_transfer(call which, std::size_t requested) {
   std::optional<plan> planned = next(which);
+  if (planned || (which != call::pwritev && which != call::writev)) return planned;
   auto& hook = which == call::pwritev ? pwritev_hook_ : writev_hook_;
-  if (planned || which == call::preadv || !hook) return planned;
+  if (!hook) return planned;
   transfer_action action = hook(calls(which), requested);
   if (action.what == transfer_action::fail) return plan{action.error, std::nullopt};
   if (action.what == transfer_action::partial) return plan{0, action.bytes};
@@ -139,13 +143,13 @@ std::optional<fake_sys::plan> fake_sys::planned_transfer(call which, std::size_t
 ssize_t fake_sys::transfer(call which, int fd, const iovec* iov, int count, off_t offset) {
   auto real_call = [&](const iovec* v, int n) {
     if (which == call::writev) return real().writev(fd, v, n);
+    if (which == call::readv) return real().readv(fd, v, n);
     return (which == call::pwritev ? real().pwritev : real().preadv)(fd, v, n, offset);
   };
   std::size_t requested = total(iov, count);
   auto record = [&](ssize_t result) {
     int saved = errno;  // the caller reads errno after we return
-    pwritev_record done{
-        fd, which == call::writev ? -1 : offset, requested, count, result, result < 0 ? saved : 0};
+    pwritev_record done{fd, offset, requested, count, result, result < 0 ? saved : 0};
     if (which == call::pwritev) pwritevs_.push_back(done);
     if (which == call::writev) writevs_.push_back(done);
     errno = saved;
@@ -197,6 +201,11 @@ ssize_t fake_sys::preadv_entry(int fd, const iovec* iov, int count, off_t offset
 ssize_t fake_sys::writev_entry(int fd, const iovec* iov, int count) {
   std::lock_guard lock(active_->mutex_);
   return active_->transfer(call::writev, fd, iov, count, -1);
+}
+
+ssize_t fake_sys::readv_entry(int fd, const iovec* iov, int count) {
+  std::lock_guard lock(active_->mutex_);
+  return active_->transfer(call::readv, fd, iov, count, -1);
 }
 
 int fake_sys::poll_entry(struct pollfd* fds, unsigned long count, int timeout) {

@@ -12,6 +12,7 @@
 //   fake.on_preadv(hook);                 // the same, told the fd and offset
 //   fake.short_transfer(call::writev, 1, 3);  // writev (pipes) as pwritev
 //   fake.interrupt_every_writev();  fake.on_writev(hook);
+//   fake.short_transfer(call::readv, 1, 3);   // readv (pipes): fail, short
 //
 // io_uring: by default ring_open fails with ENOSYS, so that a write_behind
 // writer uses its thread, as without liburing. emulate_ring() makes the
@@ -58,6 +59,7 @@ enum class call {
   pwritev,
   preadv,
   writev,
+  readv,
   poll,
   fdatasync,
   fsync,
@@ -148,8 +150,8 @@ class fake_sys {
   // The nth call (1-based) to `which` fails with `error_value` instead of
   // reaching the OS.
   void fail(call which, int nth, int error_value);
-  // The nth pwritev, writev or preadv transfers only the first `bytes` of
-  // what it was asked (a real, shorter call).
+  // The nth pwritev, writev, preadv or readv transfers only the first
+  // `bytes` of what it was asked (a real, shorter call).
   void short_transfer(call which, int nth, std::size_t bytes);
   // Every pwritev (writev) returns EINTR once, then the retry reaches the OS.
   void interrupt_every_pwritev() { interrupt_[0] = true; }
@@ -242,6 +244,7 @@ class fake_sys {
   static ssize_t pwritev_entry(int fd, const iovec* iov, int count, off_t offset);
   static ssize_t preadv_entry(int fd, const iovec* iov, int count, off_t offset);
   static ssize_t writev_entry(int fd, const iovec* iov, int count);
+  static ssize_t readv_entry(int fd, const iovec* iov, int count);
   static int poll_entry(struct pollfd* fds, unsigned long count, int timeout);
   static int fdatasync_entry(int fd);
   static int fsync_entry(int fd);

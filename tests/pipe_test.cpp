@@ -25,34 +25,6 @@ using namespace sluice_test;
 using sluice::file;
 using sluice::writer;
 
-// Both ends of a pipe(2), closed on destruction unless taken.
-class pipe_ends {
- public:
-  explicit pipe_ends(int flags = 0) {
-    int fds[2];
-    if (::pipe2(fds, O_CLOEXEC | flags) != 0)
-      throw std::system_error(errno, std::generic_category());
-    read_ = fds[0];
-    write_ = fds[1];
-  }
-  pipe_ends(const pipe_ends&) = delete;
-  pipe_ends& operator=(const pipe_ends&) = delete;
-  ~pipe_ends() {
-    close_read();
-    if (write_ >= 0) ::close(write_);
-  }
-  int read_end() const { return read_; }
-  int write_end() const { return write_; }
-  int take_write_end() { return std::exchange(write_, -1); }
-  void close_read() {
-    if (read_ >= 0) ::close(std::exchange(read_, -1));
-  }
-
- private:
-  int read_ = -1;
-  int write_ = -1;
-};
-
 // Reads `fd` to its end on another thread.
 std::future<std::string> reader(int fd) {
   return std::async(std::launch::async, [fd] { return read_to_end(fd); });
@@ -363,17 +335,6 @@ TEST_F(fifo_test, options_that_cannot_work_on_a_fifo_are_refused_by_name) {
   struct stat st {};
   ASSERT_EQ(::stat(path.c_str(), &st), 0);
   EXPECT_TRUE(S_ISFIFO(st.st_mode)) << "the FIFO was replaced";
-}
-
-TEST(pipe_real, reading_a_pipe_says_it_cannot_seek) {
-  pipe_ends ends;
-  file in = file::borrow(ends.read_end(), "the pipe");
-  std::byte buffer[4];
-  auto e = thrown([&] { in.read_at(buffer, 0); });
-  ASSERT_TRUE(e);
-  EXPECT_EQ(e->code().value(), ESPIPE);
-  EXPECT_NE(std::string(e->what()).find("read 'the pipe' at offset 0"), std::string::npos)
-      << e->what();
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <linux/magic.h>
+#include <pthread.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/wait.h>
@@ -10,12 +11,14 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <random>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "sluice/detail/sys.hpp"
@@ -186,6 +189,56 @@ captured_reports::~captured_reports() {
 
 void captured_reports::record(const std::error_code& code, std::string_view message) noexcept {
   if (active_) active_->reports_.push_back({code, std::string(message)});
+}
+
+pipe_ends::pipe_ends(int flags) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC | flags) != 0) throw std::system_error(errno, std::generic_category());
+  read_ = fds[0];
+  write_ = fds[1];
+}
+
+pipe_ends::~pipe_ends() {
+  close_read();
+  close_write();
+}
+
+int pipe_ends::take_write_end() noexcept { return std::exchange(write_, -1); }
+
+void pipe_ends::close_read() noexcept {
+  if (read_ >= 0) ::close(std::exchange(read_, -1));
+}
+
+void pipe_ends::close_write() noexcept {
+  if (write_ >= 0) ::close(std::exchange(write_, -1));
+}
+
+bool write_pieces(int fd, std::string_view text, std::size_t piece) {
+  for (std::size_t at = 0; at < text.size();) {
+    ssize_t n = ::write(fd, text.data() + at, std::min(piece, text.size() - at));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    at += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+sender::sender(std::function<int()> open_target, std::string text, std::size_t piece)
+    : thread_([open_target = std::move(open_target), text = std::move(text), piece] {
+        sigset_t pipe_signal;
+        sigemptyset(&pipe_signal);
+        sigaddset(&pipe_signal, SIGPIPE);
+        pthread_sigmask(SIG_BLOCK, &pipe_signal, nullptr);
+        int fd = open_target();
+        if (fd < 0) return;
+        write_pieces(fd, text, piece);
+        ::close(fd);
+      }) {}
+
+sender::~sender() { join(); }
+
+void sender::join() {
+  if (thread_.joinable()) thread_.join();
 }
 
 scoped_umask::scoped_umask(mode_t mask) : previous_(::umask(mask)) {}

@@ -15,6 +15,7 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <thread>
 #include <vector>
 
 #include "sluice/error.hpp"
@@ -155,6 +156,45 @@ class captured_reports {
   static captured_reports* active_;
   sluice::error_handler previous_;
   std::vector<report> reports_;
+};
+
+// Both ends of a pipe(2), closed on destruction unless taken.
+class pipe_ends {
+ public:
+  explicit pipe_ends(int flags = 0);  // pipe2 flags beside O_CLOEXEC (O_NONBLOCK)
+  pipe_ends(const pipe_ends&) = delete;
+  pipe_ends& operator=(const pipe_ends&) = delete;
+  ~pipe_ends();
+  int read_end() const noexcept { return read_; }
+  int write_end() const noexcept { return write_; }
+  int take_write_end() noexcept;
+  void close_read() noexcept;
+  void close_write() noexcept;
+
+ private:
+  int read_ = -1;
+  int write_ = -1;
+};
+
+// Writes all of `text` to `fd` with write(2), in pieces of `piece` bytes;
+// false if a write fails (EPIPE: the reader has gone).
+bool write_pieces(int fd, std::string_view text, std::size_t piece);
+
+// Sends `text` to the descriptor open_target() returns (skipped if it
+// returns -1), in pieces of `piece` bytes, on a thread of its own, then
+// closes it. SIGPIPE is blocked on that thread: a reader that gives up (a
+// failing test) ends the sending with EPIPE instead of ending the tests.
+class sender {
+ public:
+  sender(std::function<int()> open_target, std::string text, std::size_t piece);
+  sender(const sender&) = delete;
+  sender& operator=(const sender&) = delete;
+  ~sender();  // join()s, if not done
+  // Waits for the sending to end: call it once the reading side is closed.
+  void join();
+
+ private:
+  std::thread thread_;
 };
 
 // Sets the umask for the lifetime of the object.

@@ -9,8 +9,8 @@
 //
 // Cost: each call is one system call, except that a transfer the kernel cuts
 // short costs one more call per piece, and write_gather() one pwritev per
-// IOV_MAX buffers. The first write to a stream costs one more call: the
-// pwritev refused with ESPIPE.
+// IOV_MAX buffers. The first write or read on a stream costs one more call:
+// the pwritev or preadv refused with ESPIPE.
 //
 // Durability: write*() hands bytes to the OS, which survives the death of the
 // process but not a power loss; sync_data()/sync_all() make them durable. A
@@ -19,14 +19,15 @@
 // "succeed" without them.
 //
 // Pipes, FIFOs, sockets and terminals (streams) cannot seek: the first write
-// to one is refused with ESPIPE, after which the file writes with writev at
-// the descriptor's own offset (sequential()) and position() counts the bytes
-// written. A write that finds the reader gone fails with EPIPE like any other
-// (the process's SIGPIPE disposition applies first: by default the signal
-// ends the process, as it ends `prog | head`). A non-blocking descriptor
-// that is full is waited for (poll), not reported as EAGAIN unless poll
-// fails. Reading, resizing, preallocating and syncing a stream fail (ESPIPE,
-// EINVAL, ENODEV); start_writeback() and drop_cached() do nothing on one.
+// or read on one is refused with ESPIPE, after which the file writes with
+// writev and reads with readv at the descriptor's own offset (sequential())
+// and position() counts the bytes written. A write that finds the reader
+// gone fails with EPIPE like any other (the process's SIGPIPE disposition
+// applies first: by default the signal ends the process, as it ends
+// `prog | head`). A non-blocking descriptor that is full (or, when reading,
+// empty) is waited for (poll), not reported as EAGAIN unless poll fails.
+// Resizing, preallocating and syncing a stream fail (ESPIPE, EINVAL, ENODEV);
+// start_writeback() and drop_cached() do nothing on one.
 //
 // Example:
 //   auto f = sluice::file::open("out.bin", {.mode = sluice::open_mode::create_new});
@@ -37,6 +38,9 @@
 //   auto out = sluice::file::borrow(STDOUT_FILENO, "standard output");
 //   out.write(bytes);  // a pipe, a terminal or a file: wherever stdout goes
 //   out.close();       // fd 1 stays open
+//
+//   auto in = sluice::file::borrow(STDIN_FILENO, "standard input");
+//   std::size_t got = in.read_at(buffer, done);  // the next bytes; fewer at the end
 #pragma once
 
 #include <sys/types.h>
@@ -88,12 +92,13 @@ class file {
   // `path` is used in error messages only. No system call.
   file(int fd, std::string path) noexcept;
 
-  // Uses an open descriptor the caller keeps owning, such as STDOUT_FILENO:
-  // close() and the destructor leave it open (close() still reports a
-  // poisoning sync error). Writes are sequential(): they go where the
-  // descriptor's offset is and move it, with writev, so that output
-  // interleaves with whatever else writes through the same open file (a
-  // shell's `{ prog; echo end; } > out`); position() counts from 0 the bytes
+  // Uses an open descriptor the caller keeps owning, such as STDOUT_FILENO
+  // or STDIN_FILENO: close() and the destructor leave it open (close() still
+  // reports a poisoning sync error). Writes and reads are sequential(): they
+  // go where the descriptor's offset is and move it, with writev and readv,
+  // so that output interleaves with whatever else writes through the same
+  // open file (a shell's `{ prog; echo end; } > out`) and input starts where
+  // an earlier reader of it stopped; position() counts from 0 the bytes
   // written through this file. `path` names it in error messages. No system
   // call.
   static file borrow(int fd, std::string path) noexcept;
@@ -120,8 +125,14 @@ class file {
   void write_gather(std::span<const std::span<const std::byte>> buffers);
 
   // Reads into `bytes` from `offset`. Returns the count read: all of `bytes`
-  // unless the file ends first. It changes nothing in the file object, so
-  // several threads may read_at() one file at once (pread).
+  // unless the file ends first (a short read is continued, so fewer bytes
+  // mean the end). Throws std::system_error naming the offset of the first
+  // byte not read. On a seekable file it changes nothing in the file object,
+  // so several threads may read_at() one file at once (preadv). On a
+  // sequential() file (or a stream found by this call's ESPIPE) it reads the
+  // next bytes at the descriptor's own offset (readv), one thread at a time,
+  // and `offset` only counts, for error messages: pass the bytes read so far.
+  // A pipe's end of file is its last writer closing it.
   std::size_t read_at(std::span<std::byte> bytes, std::uint64_t offset);
 
   // The alignment O_DIRECT transfers on this file need, in bytes, for
@@ -140,14 +151,15 @@ class file {
   // no system call.
   std::uint64_t position() const noexcept { return position_; }
 
-  // Whether writes go to the descriptor's own offset (writev) rather than
-  // at position() (pwritev): true for a borrowed descriptor and, from its
-  // first write or is_stream() on, for a stream. O(1), no system call.
+  // Whether writes and reads go to the descriptor's own offset (writev,
+  // readv) rather than at an offset (pwritev, preadv): true for a borrowed
+  // descriptor and, from its first write or read or is_stream() on, for a
+  // stream. O(1), no system call.
   bool sequential() const noexcept { return sequential_; }
 
   // Whether the descriptor is a pipe, FIFO, socket or character device
-  // (a terminal, /dev/null): one fstat the first time, unless a write
-  // already found out (ESPIPE); cached. Throws like size().
+  // (a terminal, /dev/null): one fstat the first time, unless a write or
+  // read already found out (ESPIPE); cached. Throws like size().
   bool is_stream();
 
   std::uint64_t size();                 // fstat
@@ -200,6 +212,7 @@ class file {
 
   void check_usable(const char* operation) const;
   void poison(int errno_value, const char* operation);
+  void learn_sequential(bool sequential) noexcept;
   std::uint64_t write_all(iovec* iov, std::size_t count, std::uint64_t offset);
   bool no_page_cache(int errno_value) noexcept;
   void check_direct_io_possible(unsigned mode);

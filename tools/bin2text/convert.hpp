@@ -19,8 +19,8 @@ enum class format { xml, csv, jsonl };
 format parse_format(std::string_view name);
 
 struct job {
-  std::string input;
-  std::string output;  // empty or "-": standard output
+  std::string input;   // a file, "-" for standard input, or a stream (see input.hpp)
+  std::string output;  // empty, "-", /dev/stdout, /dev/fd/1, /proc/self/fd/1: standard output
   schema layout;
   bin2text::format format = format::xml;
   bool big_endian = false;
@@ -29,19 +29,26 @@ struct job {
 };
 
 // Converts job.input to job.output, formatting chunks of records on
-// job.threads threads and writing their text in input order. Nothing is written unless the input is
-// a whole number of records. A file output is written to a temporary and
-// renamed over the path only when complete (atomic replace): a failure
-// leaves the path as it was. Standard output (a pipe, a terminal or a file)
-// is written as the conversion goes, through a writer on the borrowed
-// descriptor 1, which stays open. Throws std::runtime_error (a bad input,
-// with the offset of a truncated record) or std::system_error (I/O), each
-// naming the file ("standard output" for descriptor 1).
+// job.threads threads and writing their text in input order. Nothing is
+// written before the first chunk of the input is read: an input that cannot
+// be opened or read, a directory, or a file that is not a whole number of
+// records leaves no output at all. A file output is written to a temporary
+// and renamed over the path only when complete (atomic replace): a failure
+// at any point leaves the path as it was. Standard output (a pipe, a
+// terminal or a file; named by one of the names above, never replaced) is
+// written as the conversion goes, through a writer on the borrowed
+// descriptor 1, which stays open: a failure midway leaves there the head and
+// whole records from the first on, but no tail. A stream that ends inside a
+// record gets its whole records converted, then fails. Throws
+// std::runtime_error (a bad input, with the offset and length of a
+// truncated record) or std::system_error (I/O), each naming the file
+// ("standard input", "standard output" for descriptors 0 and 1).
 void run(const job& work);
 
 // Writes job.input as job.format says (head, records, tail) to `out`, which
 // stays open; job.output is not used. Throws as run() does, before writing
-// anything if the input is not a whole number of records.
+// anything if the input cannot be read or is a file that is not a whole
+// number of records.
 void convert(const job& work, sluice::writer& out);
 
 }  // namespace bin2text

@@ -16,18 +16,25 @@ constexpr const char* example =
     "      --output points.csv points.bin\n"
     "Types: i8 u8 i16 u16 i32 u32 i64 u64 f32 f64, packed, little-endian unless\n"
     "--big-endian. Floating point is written in the shortest form that reads back to\n"
-    "the same value. A file output appears complete or not at all.\n";
+    "the same value. INPUT may be '-' (standard input) or any stream (a pipe, a FIFO,\n"
+    "a device), read to its end. A file output appears complete or not at all;\n"
+    "standard output is written as the conversion goes, and a failure leaves the\n"
+    "records before it there, without the document's end (exit status 1).\n";
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"Converts a file of fixed-layout binary records to XML, CSV or JSON Lines."};
+  CLI::App app{"Converts fixed-layout binary records to XML, CSV or JSON Lines."};
   std::string schema_text, format_text = "xml";
   bin2text::job work;
-  app.add_option("input", work.input, "The binary file")->required();
+  app.add_option("input", work.input,
+                 "The binary records: a file, '-' for standard input, or a pipe, FIFO or device")
+      ->required();
   app.add_option("--schema", schema_text, "The record's fields, name:type,...")->required();
   app.add_option("--format", format_text, "xml, csv or jsonl (default xml)");
-  app.add_option("-o,--output", work.output, "Output file (default: standard output)");
+  app.add_option("-o,--output", work.output,
+                 "Output file, replaced only once complete (default, '-', /dev/stdout or "
+                 "/dev/fd/1: standard output)");
   app.add_flag("--big-endian", work.big_endian, "The records are big-endian");
   app.add_option("--threads", work.threads, "Threads formatting records (default: one per CPU)")
       ->check(CLI::Range(1u, 256u));

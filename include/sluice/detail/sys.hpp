@@ -31,10 +31,11 @@ struct sys_table {
   ssize_t (*pwritev)(int fd, const iovec* iov, int count, off_t offset);
   ssize_t (*preadv)(int fd, const iovec* iov, int count, off_t offset);
   // For descriptors that cannot seek (pipes, sockets, terminals) and
-  // borrowed ones: writes at the descriptor's own offset.
+  // borrowed ones: writes, and reads, at the descriptor's own offset.
   ssize_t (*writev)(int fd, const iovec* iov, int count);
+  ssize_t (*readv)(int fd, const iovec* iov, int count);
   // poll(2), with nfds_t as unsigned long: waits until a non-blocking pipe
-  // can take more bytes.
+  // can take more bytes, or has some to give.
   int (*poll)(struct pollfd* fds, unsigned long count, int timeout);
   int (*fdatasync)(int fd);
   int (*fsync)(int fd);
