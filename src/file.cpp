@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "close_failure.hpp"
 #include "directory.hpp"
 #include "sluice/detail/sys.hpp"
 #include "sluice/error.hpp"
@@ -293,7 +294,10 @@ void file::close() {
   if (fd_ < 0) return;
   int fd = std::exchange(fd_, -1);
   // Linux releases the descriptor even when close fails: never retry it.
-  if (owned_ && detail::sys().close(fd) != 0) detail::throw_error(errno, "close", path_);
+  if (owned_ && detail::sys().close(fd) != 0) {
+    int error = errno;
+    throw detail::close_failure(error, std::generic_category(), detail::describe("close", path_));
+  }
   if (poison_errno_ != 0)
     throw std::system_error(poison_errno_, std::generic_category(),
                             detail::describe("close", path_) + ": an earlier sync failed");

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <utility>
 
+#include "close_failure.hpp"
 #include "directory.hpp"
 #include "replace.hpp"
 #include "sluice/error.hpp"
@@ -607,7 +608,10 @@ void writer::close() {
   behind_.reset();  // idle: finish() waited for it, or it failed
   if (first) give_up();
   std::exception_ptr closing = close_file(!first);
-  if (!first) first = closing;
+  if (!first)
+    first = closing;
+  else if (closing)
+    report_after_failure(closing);
   if (first) {
     fail(first);  // the unwritten bytes stay counted in buffered()
     rethrow_sticky();
@@ -624,6 +628,24 @@ std::exception_ptr writer::finish() noexcept {
     return nullptr;
   } catch (...) {
     return std::current_exception();
+  }
+}
+
+// A close(2) that fails after the failure close() throws is reported through
+// the error handler: the OS may have dropped bytes it had accepted (NFS
+// reports write errors at close), which that first error does not say. A
+// failed sync repeated by the close is not: it is the first error again.
+void writer::report_after_failure(std::exception_ptr closing) const noexcept {
+  try {
+    std::rethrow_exception(std::move(closing));
+  } catch (const detail::close_failure& e) {
+    try {
+      detail::report_error(e.code(), detail::describe("close", target_.path()) +
+                                         " after an earlier failure: " + e.code().message());
+    } catch (...) {
+      detail::report_error(e.code(), "sluice: a writer's close failed after an earlier failure");
+    }
+  } catch (...) {
   }
 }
 

@@ -18,7 +18,10 @@
 // the writer for good. The destructor closes without throwing: if that fails,
 // or bytes are left unwritten, it tells the error handler how many were lost,
 // unless the failure is one the writer already threw to its caller (who was
-// told then, and knows the file holds the bytes before it).
+// told then, and knows the file holds the bytes before it). A close(2) that
+// fails after another failure (which close() throws, or the destructor
+// reports or was thrown already) goes to the error handler, from close()
+// and the destructor alike: the OS may have dropped bytes it had accepted.
 //
 // Pipes, sockets and terminals: a writer on standard output is made from
 // file::borrow(STDOUT_FILENO, name), whose close() leaves fd 1 open; a path
@@ -436,6 +439,7 @@ class writer {
   template <class Step>
   void sticking(Step&& step);
   void report_lost(const std::exception& e) const noexcept;
+  void report_after_failure(std::exception_ptr closing) const noexcept;
   void check_usable();
   [[noreturn]] void rethrow_sticky();
   void destroy() noexcept;
