@@ -310,15 +310,18 @@ file detail::open_directory(const std::filesystem::path& path) {
   return file(fd, path.native());
 }
 
-file detail::open_directory_to_sync(const std::filesystem::path& path,
-                                    const std::string& directory) {
-  try {
-    return open_directory(directory);
-  } catch (const std::system_error& e) {
-    throw std::system_error(e.code(), describe("open", path.native()) +
-                                          ": cannot open its directory '" + directory +
-                                          "' to sync it at close; nothing was created");
+file detail::open_directory_to_sync(const std::filesystem::path& path, const file& held) {
+  std::string shown = held.path();  // before the open: nothing may throw between it and the file
+  int fd = restart_interrupted([&] {
+    return sys().openat(held.native_handle(), ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+  });
+  if (fd < 0) {
+    int error = errno;
+    throw std::system_error(error, std::generic_category(),
+                            describe("open", path.native()) + ": cannot open its directory '" +
+                                held.path() + "' to sync it at close; nothing was created");
   }
+  return file(fd, std::move(shown));
 }
 
 void detail::sync_open_directory(file& directory) {
@@ -341,10 +344,6 @@ void detail::throw_open_failure(int error, std::string_view path, bool direct) {
                           describe("open", path) +
                               ": the filesystem refuses O_DIRECT, or this is not a file direct "
                               "I/O can write");
-}
-
-std::string detail::directory_of(const std::filesystem::path& path) {
-  return path.parent_path().native();
 }
 
 void sync_directory(const std::filesystem::path& path) {

@@ -233,21 +233,135 @@ TEST_F(replace_in_sticky, a_file_planted_by_another_user_is_not_replaced) {
   EXPECT_EQ(st.st_uid, user);
 }
 
-// Each step of following a link failing: the constructor throws, the link
-// and its target are untouched, nothing is created.
+// A user's directory, 0755 in a 0755 directory of root's: what root meets
+// writing a file a user may have made a link, as /home/alice/.ssh/authorized_keys.
+class replace_through_a_users_link : public replace_symlink {
+ protected:
+  void SetUp() override {
+    if (auto why = needs_root(); !why.empty()) GTEST_SKIP() << why;
+    ASSERT_EQ(::chmod(dir.path().c_str(), 0755), 0);
+    std::filesystem::create_directory(home);
+    ASSERT_EQ(::chown(home.c_str(), user, user_group), 0);
+  }
+
+  // Makes `name` in the user's directory a link to `target`, owned by the user.
+  void users_link(const std::string& name, const std::filesystem::path& target) {
+    std::filesystem::create_symlink(target, home / name);
+    ASSERT_EQ(::lchown((home / name).c_str(), user, user_group), 0);
+  }
+
+  std::filesystem::path home = dir / "home";
+};
+
+// The user's link to root's file must not steer root onto it.
+TEST_F(replace_through_a_users_link, a_link_to_roots_file_is_refused) {
+  auto secret = dir / "authorized_keys";
+  write_all(secret, "root's");
+  ASSERT_EQ(::chmod(secret.c_str(), 0600), 0);
+  users_link("keys", secret);
+  auto e = replacing(home / "keys");
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EACCES);
+  std::string what = e->what();
+  EXPECT_EQ(what.rfind("sluice: open " + quoted(home / "keys") + ": ", 0), 0u) << what;
+  EXPECT_NE(what.find("symbolic link owned by uid 4242 to " + quoted(secret) + ", owned by uid 0"),
+            std::string::npos)
+      << what;
+  EXPECT_EQ(read_all(secret), "root's");
+  EXPECT_EQ(link_of(home / "keys"), secret.native());
+  EXPECT_EQ(entries(home), std::vector<std::string>{"keys"});
+  EXPECT_EQ(entries(dir.path()), (std::vector<std::string>{"authorized_keys", "home"}));
+  // all_on_close resolves the path by the same rules.
+  auto synced =
+      thrown([&] { writer(home / "keys", {.durability = sluice::durability::all_on_close}); });
+  ASSERT_TRUE(synced);
+  EXPECT_EQ(synced->code().value(), EACCES);
+  EXPECT_EQ(read_all(secret), "root's");
+}
+
+// Where the link leads to the user's own file, it is followed, and the file
+// stays the user's.
+TEST_F(replace_through_a_users_link, a_link_to_the_users_own_file_is_followed) {
+  write_all(home / "real", "old");
+  ASSERT_EQ(::chown((home / "real").c_str(), user, user_group), 0);
+  ASSERT_EQ(::chmod((home / "real").c_str(), 0640), 0);
+  users_link("keys", "real");
+  auto e = replacing(home / "keys");
+  EXPECT_FALSE(e) << e->what();
+  EXPECT_EQ(read_all(home / "real"), "new");
+  struct stat st {};
+  ASSERT_EQ(::lstat((home / "real").c_str(), &st), 0);
+  EXPECT_EQ(st.st_uid, user);
+  EXPECT_EQ(st.st_gid, user_group);
+  EXPECT_EQ(st.st_mode & 07777, 0640u);
+  EXPECT_EQ(link_of(home / "keys"), "real");
+  EXPECT_EQ(entries(home), (std::vector<std::string>{"keys", "real"}));
+}
+
+// A dangling link would create a file where root, not the user, decides:
+// checked against the owner of the directory it would be created in.
+TEST_F(replace_through_a_users_link, a_dangling_link_into_roots_directory_is_refused) {
+  std::filesystem::create_directory(dir / "etc");
+  users_link("job", dir / "etc" / "cron-job");
+  auto e = replacing(home / "job");
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EACCES);
+  EXPECT_NE(std::string(e->what()).find("which does not exist, in a directory owned by uid 0"),
+            std::string::npos)
+      << e->what();
+  EXPECT_EQ(entries(dir / "etc"), std::vector<std::string>{});
+  auto synced =
+      thrown([&] { writer(home / "job", {.durability = sluice::durability::all_on_close}); });
+  ASSERT_TRUE(synced);
+  EXPECT_EQ(synced->code().value(), EACCES);
+  EXPECT_EQ(entries(dir / "etc"), std::vector<std::string>{});
+  // Into the user's own directory, it is followed.
+  users_link("own", home / "created");
+  EXPECT_FALSE(replacing(home / "own"));
+  EXPECT_EQ(read_all(home / "created"), "new");
+}
+
+// Root's own links are followed wherever they lead, a user's directory included.
+TEST_F(replace_through_a_users_link, roots_own_links_are_followed) {
+  auto secret = dir / "authorized_keys";
+  write_all(secret, "root's");
+  std::filesystem::create_symlink(secret, home / "roots");
+  EXPECT_FALSE(replacing(home / "roots"));
+  EXPECT_EQ(read_all(secret), "new");
+  EXPECT_EQ(link_of(home / "roots"), secret.native());
+}
+
+// Each step of following a link failing: the constructor throws naming the
+// path given (the link concerned is in the text), the links and their
+// target are untouched, nothing is created.
 TEST_F(replace_symlink, a_failure_while_following_a_link_replaces_nothing) {
   write_all(dir / "t", "old");
-  std::filesystem::create_symlink("t", dir / "link");
-  for (call which : {call::lstat, call::statfs, call::readlink}) {
-    SCOPED_TRACE(static_cast<int>(which));
+  std::filesystem::create_symlink("t", dir / "second");
+  std::filesystem::create_symlink("second", dir / "first");
+  struct step {
+    call which;
+    int nth;
+    std::string says;  // in the message, besides the path given
+  };
+  for (const step& s :
+       {step{call::open, 1, "cannot open the directory " + quoted(dir.path())},
+        step{call::open, 3, "cannot open " + quoted(dir / "second")},
+        step{call::fstat, 2, "cannot stat " + quoted(dir / "second")},
+        step{call::fstatfs, 2, "cannot statfs the directory "},
+        step{call::readlinkat, 2, "cannot read the symbolic link " + quoted(dir / "second")}}) {
+    SCOPED_TRACE(s.says);
     fake_sys fake;
-    fake.fail(which, 1, EIO);
-    auto e = replacing(dir / "link");
+    fake.fail(s.which, s.nth, EIO);
+    auto e = replacing(dir / "first");
     ASSERT_TRUE(e);
     EXPECT_EQ(e->code().value(), EIO);
+    std::string what = e->what();
+    EXPECT_EQ(what.rfind("sluice: open " + quoted(dir / "first") + ": ", 0), 0u) << what;
+    EXPECT_NE(what.find(s.says), std::string::npos) << what;
     EXPECT_EQ(read_all(dir / "t"), "old");
-    EXPECT_EQ(link_of(dir / "link"), "t");
-    EXPECT_EQ(entries(dir.path()), (std::vector<std::string>{"link", "t"}));
+    EXPECT_EQ(link_of(dir / "first"), "second");
+    EXPECT_EQ(link_of(dir / "second"), "t");
+    EXPECT_EQ(entries(dir.path()), (std::vector<std::string>{"first", "second", "t"}));
   }
 }
 
