@@ -5,7 +5,9 @@
 // (fs.protected_regular) hold although sluice follows the links itself.
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -99,9 +101,9 @@ TEST_F(replace_symlink, a_loop_is_eloop) {
   EXPECT_EQ(entries(dir.path()), (std::vector<std::string>{"a", "b", "self"}));
 }
 
-// In a child whose standard output is a regular file: /dev/stdout (a link
-// to /proc/self/fd/1), /dev/fd/1 and /proc/self/fd/1 must not be replaced.
-// Returns "errno <n>: <what()>" or "replaced".
+// In a child whose standard output is the regular file `out`, replaces
+// `name`: "errno <n>: <what()>", or "replaced". A regression would replace
+// what `name` leads to, so the parent checks the file, and the link.
 std::string replace_standard_output(const std::filesystem::path& out, const std::string& name) {
   int ends[2];
   if (::pipe(ends) != 0) return "pipe failed";
@@ -126,29 +128,63 @@ std::string replace_standard_output(const std::filesystem::path& out, const std:
   return said;
 }
 
+// Whether `said` is the refusal of a /proc link.
+bool refused(const std::string& said) {
+  return said.rfind("errno " + std::to_string(EINVAL) + ": ", 0) == 0 &&
+         said.find("write to the descriptor instead") != std::string::npos;
+}
+
+// /dev/stdout is a link to /proc/self/fd/1: a link of the test's own to it
+// takes the same path through sluice, and so do /dev/fd/1 and
+// /proc/self/fd/1 themselves, without putting the machine's /dev/stdout at
+// stake. None may replace the file standard output is redirected to, or
+// the link.
 TEST_F(replace_symlink, standard_output_redirected_to_a_file_is_never_replaced) {
+  struct statfs proc {};
+  if (::statfs("/proc", &proc) != 0 || proc.f_type != PROC_SUPER_MAGIC)
+    GTEST_SKIP() << "/proc is not mounted: no descriptor links to refuse";
   auto out = dir / "out";
-  struct stat before {};
-  ASSERT_EQ(::lstat("/dev/stdout", &before), 0);
-  std::string link = link_of("/dev/stdout");
-  for (const char* name : {"/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"}) {
+  std::filesystem::create_symlink("/proc/self/fd/1", dir / "stdout");
+  for (std::string name :
+       {(dir / "stdout").native(), std::string("/dev/fd/1"), std::string("/proc/self/fd/1")}) {
     SCOPED_TRACE(name);
     write_all(out, "redirected");
     std::string said = replace_standard_output(out, name);
-    EXPECT_EQ(said.rfind("errno " + std::to_string(EINVAL) + ": ", 0), 0u) << said;
-    EXPECT_NE(said.find("write to the descriptor instead"), std::string::npos) << said;
+    EXPECT_TRUE(refused(said)) << said;
     EXPECT_EQ(read_all(out), "redirected");
-    struct stat after {};
-    ASSERT_EQ(::lstat("/dev/stdout", &after), 0);
-    EXPECT_TRUE(S_ISLNK(after.st_mode)) << "/dev/stdout was replaced";
-    EXPECT_EQ(after.st_ino, before.st_ino);
-    EXPECT_EQ(link_of("/dev/stdout"), link);
-    if (!S_ISLNK(after.st_mode)) {  // leave the machine as it was
-      ::unlink("/dev/stdout");
-      ASSERT_EQ(::symlink(link.c_str(), "/dev/stdout"), 0);
-    }
   }
-  EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"out"});
+  EXPECT_EQ(link_of(dir / "stdout"), "/proc/self/fd/1");
+  EXPECT_EQ(entries(dir.path()), (std::vector<std::string>{"out", "stdout"}));
+}
+
+// The machine's own /dev/stdout, only where that is safe: it is the usual
+// link, and the test's own link to /proc/self/fd/1 is refused (a
+// regression there would replace /dev/stdout for every process); in a
+// child whose standard output is a scratch file. If it was replaced all the
+// same, the link is put back.
+TEST_F(replace_symlink, dev_stdout_itself_is_refused) {
+  if (link_of("/dev/stdout") != "/proc/self/fd/1")
+    GTEST_SKIP() << "/dev/stdout is not a link to /proc/self/fd/1 here";
+  auto out = dir / "out";
+  std::filesystem::create_symlink("/proc/self/fd/1", dir / "stdout");
+  write_all(out, "redirected");
+  std::string said = replace_standard_output(out, (dir / "stdout").native());
+  if (!refused(said))
+    GTEST_FAIL() << "a link to /proc/self/fd/1 was not refused (" << said
+                 << "): /dev/stdout is not tried";
+  struct stat before {};
+  ASSERT_EQ(::lstat("/dev/stdout", &before), 0);
+  said = replace_standard_output(out, "/dev/stdout");
+  EXPECT_TRUE(refused(said)) << said;
+  EXPECT_EQ(read_all(out), "redirected");
+  struct stat after {};
+  ASSERT_EQ(::lstat("/dev/stdout", &after), 0);
+  EXPECT_TRUE(S_ISLNK(after.st_mode)) << "/dev/stdout was replaced";
+  EXPECT_EQ(after.st_ino, before.st_ino);
+  if (link_of("/dev/stdout") != "/proc/self/fd/1") {  // leave the machine as it was
+    ::unlink("/dev/stdout");
+    ASSERT_EQ(::symlink("/proc/self/fd/1", "/dev/stdout"), 0);
+  }
 }
 
 TEST_F(replace_symlink, a_descriptor_link_under_proc_is_refused) {
