@@ -14,13 +14,14 @@ namespace sluice::detail {
 // ("open directory '<path>'"): ENOENT, ENOTDIR, EACCES...
 file open_directory(const std::filesystem::path& path);
 
-// Opens `directory`, in which `path` will be created or renamed and which
-// close() must then sync, before anything is created there: a directory
-// that cannot be opened (ENOENT, or EACCES where it may be written but not
-// read, mode 0300) throws std::system_error("sluice: open '<path>': cannot
-// open its directory '<directory>' to sync it at close; nothing was
-// created: <strerror>").
-file open_directory_to_sync(const std::filesystem::path& path, const std::string& directory);
+// Opens for reading the directory `held` is open on (O_PATH will do: an
+// openat of "." through it), in which `path` will be created or renamed
+// and which close() must then sync, before anything is created there: one
+// that cannot be read (EACCES where it may be written but not read, mode
+// 0300) throws std::system_error("sluice: open '<path>': cannot open its
+// directory '<held.path()>' to sync it at close; nothing was created:
+// <strerror>").
+file open_directory_to_sync(const std::filesystem::path& path, const file& held);
 
 // fsync of an open directory, then close. Throws std::system_error naming
 // it ("fsync directory '<path>'", "close '<path>'").
@@ -37,8 +38,5 @@ std::filesystem::path absolute_path(const std::filesystem::path& path);
 // message says so ("the filesystem refuses O_DIRECT, or this is not a file
 // direct I/O can write": a FIFO, say).
 [[noreturn]] void throw_open_failure(int error, std::string_view path, bool direct);
-
-// The directory `path` (absolute) is in.
-std::string directory_of(const std::filesystem::path& path);
 
 }  // namespace sluice::detail

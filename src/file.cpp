@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "close_failure.hpp"
 #include "directory.hpp"
 #include "sluice/detail/sys.hpp"
 #include "sluice/error.hpp"
@@ -293,7 +294,10 @@ void file::close() {
   if (fd_ < 0) return;
   int fd = std::exchange(fd_, -1);
   // Linux releases the descriptor even when close fails: never retry it.
-  if (owned_ && detail::sys().close(fd) != 0) detail::throw_error(errno, "close", path_);
+  if (owned_ && detail::sys().close(fd) != 0) {
+    int error = errno;
+    throw detail::close_failure(error, std::generic_category(), detail::describe("close", path_));
+  }
   if (poison_errno_ != 0)
     throw std::system_error(poison_errno_, std::generic_category(),
                             detail::describe("close", path_) + ": an earlier sync failed");
@@ -306,15 +310,18 @@ file detail::open_directory(const std::filesystem::path& path) {
   return file(fd, path.native());
 }
 
-file detail::open_directory_to_sync(const std::filesystem::path& path,
-                                    const std::string& directory) {
-  try {
-    return open_directory(directory);
-  } catch (const std::system_error& e) {
-    throw std::system_error(e.code(), describe("open", path.native()) +
-                                          ": cannot open its directory '" + directory +
-                                          "' to sync it at close; nothing was created");
+file detail::open_directory_to_sync(const std::filesystem::path& path, const file& held) {
+  std::string shown = held.path();  // before the open: nothing may throw between it and the file
+  int fd = restart_interrupted([&] {
+    return sys().openat(held.native_handle(), ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+  });
+  if (fd < 0) {
+    int error = errno;
+    throw std::system_error(error, std::generic_category(),
+                            describe("open", path.native()) + ": cannot open its directory '" +
+                                held.path() + "' to sync it at close; nothing was created");
   }
+  return file(fd, std::move(shown));
 }
 
 void detail::sync_open_directory(file& directory) {
@@ -337,10 +344,6 @@ void detail::throw_open_failure(int error, std::string_view path, bool direct) {
                           describe("open", path) +
                               ": the filesystem refuses O_DIRECT, or this is not a file direct "
                               "I/O can write");
-}
-
-std::string detail::directory_of(const std::filesystem::path& path) {
-  return path.parent_path().native();
 }
 
 void sync_directory(const std::filesystem::path& path) {

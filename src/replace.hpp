@@ -11,16 +11,20 @@
 
 namespace sluice::detail {
 
-// What install() needs besides the temporary's own file.
+// What install() needs besides the temporary's own file. Every name is
+// resolved in `directory`, held from the start: whatever is renamed or
+// created in the path meanwhile, the temporary is created, named and
+// renamed in the directory that was checked, and that is the one synced.
 struct replacement {
-  std::string name;         // the temporary's path; empty while it has none (O_TMPFILE)
-  std::string destination;  // the path replaced: the one given, final symbolic links followed
-  file directory;           // destination's directory, open from the start for the final fsync
-  kept_privileges kept;     // what the writes may take away, given back at install()
+  file directory;                // the destination's directory, open for reading
+  std::string name;              // the temporary's name in it; empty while it has none (O_TMPFILE)
+  std::string destination;       // the name replaced in it
+  std::string destination_path;  // its path, for messages: the one given, final links followed
+  kept_privileges kept;          // what the temporary gets after the last write
 };
 
 // An open temporary: `target` takes the writes (its path() is the absolute
-// path given, for messages).
+// path given, which every error names).
 struct temporary {
   file target;
   replacement rest;
@@ -30,33 +34,39 @@ struct temporary {
 // replaced:
 // - `target` is made absolute, and followed while its last component is a
 //   symbolic link (find_target in replace_target.hpp: a link to a /proc
-//   link such as /dev/stdout, an untrusted link in /tmp, a loop and a path
-//   that is not a regular file are refused);
-// - its directory is opened (kept for the fsync at close; a directory that
-//   cannot be opened, such as one of mode 0300, throws here, naming it) and
-//   checked (check_directory: not /proc, not another user's file in /tmp);
+//   link such as /dev/stdout, a link another user may not steer this one
+//   with, a loop, a path that is not a regular file and a mount point are
+//   refused);
+// - its directory is opened for reading (kept for the fsync at close; one
+//   that cannot be read, such as one of mode 0300, throws here, naming it)
+//   and checked (check_directory: not /proc, not another user's file in
+//   /tmp);
 // - the temporary is created in it: an unnamed O_TMPFILE where the
 //   filesystem supports it and /proc/self/fd can name it (one stat), else
 //   `.<name>.sluice-tmp-<8 hex digits>` created exclusively; mode 0600 when
 //   it replaces a file, which then gives it its owner, group, extended
-//   attributes and exact mode (copy_metadata), else 0666 minus the umask
-//   (and the directory's default ACL), as open(2) gives a new file;
-// - `direct` adds O_DIRECT.
-// Throws std::system_error naming the absolute target; then nothing was
-// created or changed.
+//   attributes and mode but for the privileges (copy_metadata), else 0666
+//   minus the umask (and the directory's default ACL), as open(2) gives a
+//   new file;
+// - `direct`: then O_DIRECT is set (fcntl F_SETFL), so that a filesystem
+//   that refuses it (EINVAL, "the filesystem refuses O_DIRECT
+//   (caching::direct)") is told from one without O_TMPFILE.
+// Throws std::system_error naming the absolute target, the temporary or
+// link concerned in the text; then nothing was created or changed.
 temporary open_temporary(const std::filesystem::path& target, bool direct);
 
-// Makes the temporary's content the target's: the privileges the writes
-// took away given back (restore_privileges), fsync, a name (linkat) if it
-// has none, close, rename over the destination, fsync of the directory.
-// Each step that fails throws naming its operation. Up to the rename the
-// target keeps its old content and the temporary is left for discard();
-// after it, the new content is in place, and a failed directory sync says
-// so: the rename may not survive a power loss.
+// Makes the temporary's content the target's: the privileges kept for the
+// end given (restore_privileges), fsync, a name (linkat from
+// /proc/self/fd) if it has none, close, rename over the destination, fsync
+// of the directory. Each step that fails throws naming its operation and
+// the target. Up to the rename the target keeps its old content and the
+// temporary is left for discard(); after it, the new content is in place,
+// and a failed directory sync says so: the rename may not survive a power
+// loss.
 void install(file& target, replacement& rest);
 
-// Closes the temporary and the directory and removes the temporary's name,
-// if it has one. Never throws: it runs when the content is being given up,
+// Closes the temporary, removes its name if it has one, and closes the
+// directory. Never throws: it runs when the content is being given up,
 // after an error or by choice.
 void discard(file& target, replacement& rest) noexcept;
 

@@ -18,6 +18,9 @@ namespace {
 
 constexpr const char* access_acl = "system.posix_acl_access";
 constexpr const char* capability = "security.capability";
+// What vouches for the old content (the kernel's integrity measurement and
+// its protection), which the new content would fail.
+constexpr const char* integrity[] = {"security.ima", "security.evm"};
 
 // "sluice: open '<path>': cannot <what>: <strerror>"
 [[noreturn]] void cannot(int error, const file& temporary, const std::string& what) {
@@ -41,15 +44,33 @@ std::optional<std::string> fetched(Fetch fetch) {
   }
 }
 
-// The names of `path`'s extended attributes; none where the filesystem has
-// no extended attributes at all.
-std::vector<std::string> attribute_names(const file& temporary, const std::string& path) {
-  auto list = fetched(
-      [&](char* names, std::size_t size) { return sys().llistxattr(path.c_str(), names, size); });
+// Where the old file's attributes are read: the path of its O_PATH
+// descriptor under /proc/self/fd, which listxattr and getxattr follow to
+// that very file, or, where /proc is missing, its own path.
+struct attribute_source {
+  std::string path;
+  bool by_name = false;  // its own path: what is there must be checked afterwards
+};
+
+std::optional<std::string> list_of(const std::string& path) {
+  return fetched(
+      [&](char* names, std::size_t size) { return sys().listxattr(path.c_str(), names, size); });
+}
+
+// The names of the old file's extended attributes, and where they were
+// found; none where the filesystem has no extended attributes at all.
+std::vector<std::string> attribute_names(const file& temporary, const resolved_target& old,
+                                         attribute_source& source) {
+  source.path = "/proc/self/fd/" + std::to_string(old.existing.native_handle());
+  auto list = list_of(source.path);
+  if (!list && errno == ENOENT) {  // no /proc
+    source = {old.path, true};
+    list = list_of(source.path);
+  }
   if (!list) {
     int error = errno;
     if (error == ENOTSUP || error == ENOSYS) return {};
-    cannot(error, temporary, "list the extended attributes of '" + path + "'");
+    cannot(error, temporary, "list the extended attributes of '" + old.path + "'");
   }
   std::vector<std::string> names;
   for (std::size_t at = 0; at < list->size();) {
@@ -68,23 +89,48 @@ void set_attribute(file& temporary, const std::string& name, const std::string& 
          "give the new file the extended attribute '" + name + "' of the file it replaces");
 }
 
-// Copies every extended attribute of `old_path` to `temporary`; returns
-// their names, and keeps security.capability's value in `kept`.
-std::vector<std::string> copy_attributes(file& temporary, const std::string& old_path,
+// Read by path (no /proc): what is at the path must still be the file whose
+// owner and mode were taken, or the attributes may be another file's.
+void check_unchanged(const file& temporary, const resolved_target& old) {
+  struct stat now {};
+  if (sys().lstat(old.path.c_str(), &now) != 0) {
+    int error = errno;
+    cannot(error, temporary, "stat '" + old.path + "' after reading its extended attributes");
+  }
+  const struct stat& was = *old.status;
+  if (now.st_dev == was.st_dev && now.st_ino == was.st_ino && now.st_uid == was.st_uid &&
+      now.st_mode == was.st_mode)
+    return;
+  throw std::system_error(EAGAIN, std::generic_category(),
+                          describe("open", temporary.path()) + ": '" + old.path +
+                              "' changed while its extended attributes were being read; "
+                              "nothing was replaced");
+}
+
+// Copies the old file's extended attributes to `temporary` but those
+// copy_metadata leaves out; returns the names the old file has, and keeps
+// security.capability's value in `kept`.
+std::vector<std::string> copy_attributes(file& temporary, const resolved_target& old,
                                          kept_privileges& kept) {
-  std::vector<std::string> names = attribute_names(temporary, old_path);
+  attribute_source source;
+  std::vector<std::string> names = attribute_names(temporary, old, source);
   for (const std::string& name : names) {
+    if (std::find(std::begin(integrity), std::end(integrity), name) != std::end(integrity))
+      continue;
     auto value = fetched([&](char* bytes, std::size_t size) {
-      return sys().lgetxattr(old_path.c_str(), name.c_str(), bytes, size);
+      return sys().getxattr(source.path.c_str(), name.c_str(), bytes, size);
     });
     if (!value) {
       int error = errno;
       if (error == ENODATA) continue;  // removed since it was listed
-      cannot(error, temporary, "read the extended attribute '" + name + "' of '" + old_path + "'");
+      cannot(error, temporary, "read the extended attribute '" + name + "' of '" + old.path + "'");
     }
-    set_attribute(temporary, name, *value);
-    if (name == capability) kept.capability = std::move(value);
+    if (name == capability)
+      kept.capability = std::move(value);  // given after the last write
+    else
+      set_attribute(temporary, name, *value);
   }
+  if (source.by_name) check_unchanged(temporary, old);
   return names;
 }
 
@@ -120,23 +166,24 @@ void set_mode(file& temporary, mode_t mode) {
          std::string("give the new file the mode of the file it replaces (") + octal + ")");
 }
 
+constexpr mode_t privileged_bits = S_ISUID | S_ISGID;
+
 }  // namespace
 
-kept_privileges copy_metadata(file& temporary, const std::string& old_path,
-                              const struct stat& old) {
+kept_privileges copy_metadata(file& temporary, const resolved_target& old) {
   kept_privileges kept;
-  kept.mode = old.st_mode & 07777;
-  take_owner(temporary, old);
-  std::vector<std::string> names = copy_attributes(temporary, old_path, kept);
+  kept.mode = old.status->st_mode & 07777;
+  take_owner(temporary, *old.status);
+  std::vector<std::string> names = copy_attributes(temporary, old, kept);
   if (std::find(names.begin(), names.end(), access_acl) == names.end())
     drop_inherited_acl(temporary);
-  set_mode(temporary, kept.mode);
+  set_mode(temporary, kept.mode & ~privileged_bits);
   return kept;
 }
 
 void restore_privileges(file& temporary, const kept_privileges& kept) {
   if (kept.capability) set_attribute(temporary, capability, *kept.capability);
-  if (kept.mode & (S_ISUID | S_ISGID)) set_mode(temporary, kept.mode);
+  if (kept.mode & privileged_bits) set_mode(temporary, kept.mode);
 }
 
 }  // namespace sluice::detail

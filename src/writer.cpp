@@ -1,6 +1,7 @@
 // sluice::writer: everything off the inline fast path.
 #include "sluice/writer.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -8,13 +9,14 @@
 #include <charconv>
 #include <limits>
 #include <new>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 
+#include "close_failure.hpp"
 #include "directory.hpp"
 #include "replace.hpp"
+#include "sluice/detail/sys.hpp"
 #include "sluice/error.hpp"
 #include "uring_write_behind.hpp"
 #include "write_behind.hpp"
@@ -74,9 +76,9 @@ void detail::free_deleter::operator()(char* buffer) const noexcept { std::free(b
 
 writer::writer(const std::filesystem::path& path, writer_options options) {
   allocate_before_open(options);
-  open_target(path, options);
+  bool old_content = open_target(path, options);
   try {
-    start(options);
+    start(options, old_content);
   } catch (...) {
     if (modes_.replacing) detail::discard(target_, *modes_.replacing);
     throw;
@@ -98,59 +100,11 @@ writer::writer(file&& target, writer_options options) : target_(std::move(target
 // can hold neither empties nor creates anything. caching::direct's
 // alignment is known only once the file is open: until then the buffer
 // starts on a page and holds whole pages, which serves every alignment up
-// to a page; adopt_direct_alignment() allocates again for a larger one.
+// to a page; adopt_direct_alignment() allocates again for a larger one,
+// before the file opened (without O_TRUNC) is emptied.
 void writer::allocate_before_open(const writer_options& options) {
   if (options.caching == caching::direct) block_ = page_size();
   allocate(requested_buffer_size(options));
-}
-
-// Opens what the writer writes to: a temporary beside `path` for
-// atomic_replace, else `path` itself, with O_DIRECT for caching::direct.
-void writer::open_target(const std::filesystem::path& path, const writer_options& options) {
-  bool direct = options.caching == caching::direct;
-  if (options.atomic_replace) return open_replacement(path, direct);
-  if (options.durability == durability::all_on_close) return open_synced(path, direct);
-  target_ = file::open(path, {.direct = direct});
-}
-
-void writer::open_replacement(const std::filesystem::path& path, bool direct) {
-  auto rest = std::make_unique<detail::replacement>();  // allocated before anything is created
-  detail::temporary opened = detail::open_temporary(path, direct);
-  target_ = std::move(opened.target);
-  *rest = std::move(opened.rest);
-  modes_.replacing = std::move(rest);
-}
-
-// durability::all_on_close: a file this writer creates has its directory
-// synced at close, through a descriptor opened before the file is created,
-// so that a directory that cannot be opened (mode 0300) fails here, with
-// nothing created. An existing file needs no directory sync: it is written
-// even there.
-void writer::open_synced(const std::filesystem::path& path, bool direct) {
-  std::filesystem::path absolute = detail::absolute_path(path);
-  std::optional<std::system_error> cannot_sync;
-  file directory;
-  try {
-    directory = detail::open_directory_to_sync(absolute, detail::directory_of(absolute));
-  } catch (const std::system_error& e) {
-    cannot_sync = e;
-  }
-  if (!cannot_sync) {
-    try {
-      target_ = file::open(path, {.mode = open_mode::create_new, .direct = direct});
-      modes_.directory = std::move(directory);
-      return;
-    } catch (const std::system_error& e) {
-      if (e.code().value() != EEXIST) throw;
-    }
-  }
-  open_mode existing = cannot_sync ? open_mode::truncate_existing : open_mode::truncate;
-  try {
-    target_ = file::open(path, {.mode = existing, .direct = direct});
-  } catch (const std::system_error& e) {
-    if (cannot_sync && e.code().value() == ENOENT) throw *cannot_sync;
-    throw;
-  }
 }
 
 // caching::direct, once the file is open: the alignment of every transfer.
@@ -161,15 +115,28 @@ void writer::adopt_direct_alignment() {
   if (storage_ && page_size() % block_ != 0) allocate(capacity_);
 }
 
+// caching::direct opens an existing file without O_TRUNC, so that a buffer
+// that cannot be allocated for its alignment loses nothing: it is emptied
+// here, once the buffer is there. ftruncate for a regular file only, as
+// O_TRUNC leaves a device alone. One fstat, one ftruncate.
+void writer::empty_old_content() {
+  struct stat st {};
+  if (detail::sys().fstat(target_.native_handle(), &st) != 0)
+    detail::throw_error(errno, "stat", target_.path());
+  if (S_ISREG(st.st_mode)) target_.resize(0);
+}
+
 // The constructors' common part, once target_ is open: the buffer (if the
-// constructor did not allocate it before opening), then the reservation, so
-// that nothing is accepted if the reservation fails.
-void writer::start(const writer_options& options) {
+// constructor did not allocate it before opening), then, if `old_content`,
+// the file emptied, then the reservation, so that nothing is accepted if
+// the reservation fails.
+void writer::start(const writer_options& options, bool old_content) {
   if (!target_.is_open())
     throw std::system_error(EBADF, std::generic_category(),
                             detail::describe("write", target_.path()) + ": the file is not open");
   if (options.caching == caching::direct) adopt_direct_alignment();
   if (!storage_) allocate(requested_buffer_size(options));
+  if (old_content) empty_old_content();
   modes_.durability = options.durability;
   modes_.caching = options.caching;
   modes_.cached_from = target_.position();
@@ -607,7 +574,10 @@ void writer::close() {
   behind_.reset();  // idle: finish() waited for it, or it failed
   if (first) give_up();
   std::exception_ptr closing = close_file(!first);
-  if (!first) first = closing;
+  if (!first)
+    first = closing;
+  else if (closing)
+    report_after_failure(closing);
   if (first) {
     fail(first);  // the unwritten bytes stay counted in buffered()
     rethrow_sticky();
@@ -624,6 +594,24 @@ std::exception_ptr writer::finish() noexcept {
     return nullptr;
   } catch (...) {
     return std::current_exception();
+  }
+}
+
+// A close(2) that fails after the failure close() throws is reported through
+// the error handler: the OS may have dropped bytes it had accepted (NFS
+// reports write errors at close), which that first error does not say. A
+// failed sync repeated by the close is not: it is the first error again.
+void writer::report_after_failure(std::exception_ptr closing) const noexcept {
+  try {
+    std::rethrow_exception(std::move(closing));
+  } catch (const detail::close_failure& e) {
+    try {
+      detail::report_error(e.code(), detail::describe("close", target_.path()) +
+                                         " after an earlier failure: " + e.code().message());
+    } catch (...) {
+      detail::report_error(e.code(), "sluice: a writer's close failed after an earlier failure");
+    }
+  } catch (...) {
   }
 }
 

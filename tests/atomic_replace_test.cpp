@@ -4,13 +4,16 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <optional>
 #include <random>
 #include <set>
@@ -68,23 +71,32 @@ TEST_F(atomic_replace, a_writer_destroyed_without_close_leaves_the_target_untouc
   EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"t"});
 }
 
-// The directory is opened first, so that nothing is created unless it can
-// be synced at close; the temporary is closed before the rename, so that a
-// failure to close it leaves the old content.
+// The path is resolved through held descriptors (its directory, then the
+// name in it, both O_PATH), and the directory is opened for reading before
+// anything is created, so that nothing is created unless it can be synced
+// at close; the temporary is created in that directory (openat of "."), and
+// closed before the rename, so that a failure to close it leaves the old
+// content.
 TEST_F(atomic_replace, commit_order_is_write_sync_name_close_rename_sync_directory) {
   auto path = dir / "t";
   fake_sys fake;
   writer out(path, replace);
   out.write(std::string_view("content"));
   out.close();
-  ASSERT_EQ(fake.open_flags().size(), 2u);
-  if ((fake.open_flags()[1] & O_TMPFILE) != O_TMPFILE || fake.calls(call::linkat) == 0)
+  ASSERT_EQ(fake.open_flags().size(), 4u);
+  if ((fake.open_flags()[3] & O_TMPFILE) != O_TMPFILE || fake.calls(call::linkat) == 0)
     GTEST_SKIP() << "this filesystem has no O_TMPFILE";
-  EXPECT_EQ((fake.open_flags()[0] & (O_TMPFILE | O_DIRECTORY)), O_DIRECTORY);
+  EXPECT_EQ(fake.open_flags()[0] & (O_PATH | O_DIRECTORY), O_PATH | O_DIRECTORY);
+  EXPECT_EQ(fake.open_paths()[0], dir.path().native());
+  EXPECT_EQ(fake.open_flags()[1] & (O_PATH | O_NOFOLLOW), O_PATH | O_NOFOLLOW);
+  EXPECT_EQ(fake.open_paths()[1], "t");
+  EXPECT_EQ(fake.open_flags()[2] & (O_PATH | O_DIRECTORY | O_ACCMODE), O_DIRECTORY | O_RDONLY);
+  EXPECT_EQ(fake.open_paths()[2], ".");
+  EXPECT_EQ(fake.open_paths()[3], ".");
   EXPECT_EQ(fake.log(),
-            (std::vector<call>{call::geteuid, call::lstat, call::open, call::statfs, call::open,
-                               call::stat, call::pwritev, call::fsync, call::linkat, call::close,
-                               call::rename, call::fsync, call::close}));
+            (std::vector<call>{call::geteuid, call::open, call::open, call::open, call::fstatfs,
+                               call::open, call::stat, call::close, call::pwritev, call::fsync,
+                               call::linkat, call::close, call::rename, call::fsync, call::close}));
   EXPECT_EQ(read_all(path), "content");
 }
 
@@ -164,6 +176,41 @@ TEST_F(atomic_replace, a_chdir_before_close_replaces_the_file_of_open_time) {
   }
 }
 
+// The directory is held from the constructor on: renamed, and another made
+// at its path before close(), the new content still goes to the directory
+// that was opened (the one renamed), is made durable there (its fsync), and
+// no temporary is left in either.
+TEST_F(atomic_replace, a_directory_renamed_and_replaced_before_close_gets_the_new_content) {
+  for (bool named : {false, true}) {
+    SCOPED_TRACE(named ? "named temporary" : "O_TMPFILE");
+    auto opened = dir / "d", moved = dir / "d2";
+    std::filesystem::create_directory(opened);
+    write_all(opened / "t", "old");
+    std::optional<std::system_error> e;
+    std::vector<file_identity> synced;
+    {
+      fake_sys fake;
+      if (named) fake.refuse_o_tmpfile();
+      writer out(opened / "t", replace);
+      out.write(std::string_view("new"));
+      std::filesystem::rename(opened, moved);
+      std::filesystem::create_directory(opened);
+      e = thrown([&] { out.close(); });
+      synced = fake.fsynced();
+    }
+    EXPECT_FALSE(e) << e->what();
+    EXPECT_EQ(read_all(moved / "t"), "new");
+    EXPECT_EQ(entries(moved), std::vector<std::string>{"t"});
+    EXPECT_EQ(entries(opened), std::vector<std::string>{});
+    struct stat st {};
+    ASSERT_EQ(::stat(moved.c_str(), &st), 0);
+    ASSERT_FALSE(synced.empty());
+    EXPECT_EQ(synced.back(), (file_identity{st.st_dev, st.st_ino})) << "the directory synced last";
+    std::filesystem::remove_all(opened);
+    std::filesystem::remove_all(moved);
+  }
+}
+
 TEST_F(atomic_replace, a_named_temporary_is_removed_when_the_writer_gives_up) {
   auto path = dir / "t";
   write_all(path, "old");
@@ -199,11 +246,123 @@ TEST_F(atomic_replace, a_failure_before_the_rename_keeps_the_old_content) {
       if (unnamed && s.which == call::linkat && fake.calls(call::linkat) == 0) continue;
       ASSERT_TRUE(e);
       EXPECT_EQ(e->code().value(), EIO);
-      EXPECT_NE(std::string(e->what()).find(s.named), std::string::npos) << e->what();
+      EXPECT_EQ(
+          std::string(e->what()).rfind("sluice: " + std::string(s.named) + " " + quoted(path), 0),
+          0u)
+          << e->what();
       EXPECT_EQ(read_all(path), "old");
       EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"t"});
     }
   }
+}
+
+// For each kind of temporary (unnamed, then named: O_TMPFILE refused), a
+// writer of `options` constructed on `dir`/t, which holds "old", under a
+// fake that `plan(fake, named)` sets up, must throw; `check(error, fake,
+// named)` looks at it, then the old file must be there, untouched and alone.
+template <class Plan, class Check>
+void each_temporary_failing(const temp_dir& dir, sluice::writer_options options, Plan plan,
+                            Check check) {
+  auto path = dir / "t";
+  write_all(path, "old");
+  for (bool named : {false, true}) {
+    SCOPED_TRACE(named ? "named" : "O_TMPFILE");
+    fake_sys fake;
+    if (named) fake.refuse_o_tmpfile();
+    plan(fake, named);
+    auto e = thrown([&] { writer out(path, options); });
+    ASSERT_TRUE(e);
+    check(*e, fake, named);
+    EXPECT_EQ(read_all(path), "old");
+    EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"t"});
+  }
+}
+
+// The temporary cannot be created: the error names the path given, with
+// the temporary (or its directory, for O_TMPFILE) in the text.
+TEST_F(atomic_replace, a_temporary_that_cannot_be_created_is_named_in_the_text) {
+  auto plan = [](fake_sys& fake, bool named) {
+    fake.on_open([named](const std::string&, int flags) {
+      bool temporary = named ? (flags & O_EXCL) != 0 : (flags & O_TMPFILE) == O_TMPFILE;
+      return temporary ? EIO : 0;
+    });
+  };
+  auto check = [&](const std::system_error& e, fake_sys&, bool named) {
+    EXPECT_EQ(e.code().value(), EIO);
+    std::string says =
+        named ? "cannot create the temporary file '" + (dir / ".t.sluice-tmp-").native()
+              : "cannot create the temporary file in '" + dir.path().native();
+    EXPECT_EQ(std::string(e.what()).rfind("sluice: open " + quoted(dir / "t") + ": " + says, 0), 0u)
+        << e.what();
+  };
+  each_temporary_failing(dir, replace, plan, check);
+}
+
+// caching::direct: the temporary is opened without O_DIRECT, which is set
+// afterwards (F_SETFL), so that a filesystem refusing it is not taken for
+// one without O_TMPFILE, and the error says so; a named temporary is
+// removed.
+TEST_F(atomic_replace, o_direct_refused_says_so_and_leaves_no_temporary) {
+  auto plan = [](fake_sys& fake, bool) {
+    fake.fail(call::setfl, 1, EINVAL);  // as a filesystem without O_DIRECT
+  };
+  auto check = [&](const std::system_error& e, fake_sys& fake, bool named) {
+    EXPECT_EQ(e.code().value(), EINVAL);
+    EXPECT_EQ(std::string(e.what()),
+              "sluice: open " + quoted(dir / "t") +
+                  ": the filesystem refuses O_DIRECT (caching::direct): " + std::strerror(EINVAL));
+    for (int flags : fake.open_flags()) EXPECT_EQ(flags & O_DIRECT, 0);
+    EXPECT_EQ(std::count_if(fake.open_flags().begin(), fake.open_flags().end(),
+                            [](int flags) { return (flags & O_EXCL) != 0; }),
+              named ? 1 : 0)
+        << "EINVAL is not taken for a missing O_TMPFILE";
+  };
+  each_temporary_failing(dir, {.caching = sluice::caching::direct, .atomic_replace = true}, plan,
+                         check);
+}
+
+// A file mounted over the path (as containers mount /etc/resolv.conf)
+// cannot be renamed over: refused at construction (EBUSY), not at close
+// after all the data.
+TEST_F(atomic_replace, a_mount_point_is_refused_before_any_data) {
+  if (auto why = needs_root(); !why.empty()) GTEST_SKIP() << why;
+  auto path = dir / "t", source = dir / "mounted";
+  write_all(path, "old");
+  write_all(source, "mounted");
+  if (::mount(source.c_str(), path.c_str(), nullptr, MS_BIND, nullptr) != 0)
+    GTEST_SKIP() << "cannot bind-mount here: " << std::strerror(errno);
+  auto e = thrown([&] { writer out(path, replace); });
+  std::string content = read_all(path);
+  ::umount2(path.c_str(), MNT_DETACH);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EBUSY);
+  EXPECT_NE(std::string(e->what()).find(quoted(path) + " is a mount point"), std::string::npos)
+      << e->what();
+  EXPECT_EQ(content, "mounted");
+  EXPECT_EQ(read_all(path), "old");
+  EXPECT_EQ(entries(dir.path()), (std::vector<std::string>{"mounted", "t"}));
+}
+
+// Relative link texts are followed from the link's directory, held open,
+// never joined into one path: a chain whose joined text exceeds PATH_MAX
+// resolves as the kernel resolves it.
+TEST_F(atomic_replace, a_chain_of_long_relative_links_is_followed) {
+  std::filesystem::create_directory(dir / "s");
+  std::string detour;
+  for (int i = 0; i < 150; ++i) detour += "s/../";  // 750 bytes that lead back here
+  constexpr int links = 8;
+  auto link_name = [](int i) {
+    std::string name(1, 'l');
+    name += std::to_string(i);
+    return name;
+  };
+  for (int i = 0; i < links; ++i)
+    std::filesystem::create_symlink(detour + (i + 1 < links ? link_name(i + 1) : std::string("t")),
+                                    dir / link_name(i));
+  write_all(dir / "t", "old");
+  replace_with(dir / "l0", "new");
+  EXPECT_EQ(read_all(dir / "t"), "new");
+  EXPECT_EQ(std::filesystem::read_symlink(dir / "l0").native().size(), detour.size() + 2);
 }
 
 TEST_F(atomic_replace, the_replaced_file_keeps_its_permission_bits) {
@@ -301,14 +460,16 @@ TEST_F(atomic_replace, a_directory_that_cannot_be_opened_leaves_nothing_behind) 
   auto path = dir / "t";
   write_all(path, "old");
   fake_sys fake;
-  fake.fail(call::open, 1, EACCES);  // the directory
+  fake.on_open([](const std::string&, int flags) {  // the directory, for reading
+    return (flags & (O_DIRECTORY | O_PATH)) == O_DIRECTORY ? EACCES : 0;
+  });
   auto e = thrown([&] { writer out(path, replace); });
   ASSERT_TRUE(e);
   EXPECT_EQ(e->code().value(), EACCES);
   EXPECT_NE(std::string(e->what()).find("cannot open its directory " + quoted(dir.path())),
             std::string::npos)
       << e->what();
-  EXPECT_EQ(fake.calls(call::open), 1);
+  EXPECT_EQ(fake.calls(call::open), 3) << "the directory and the file O_PATH, then for reading";
   EXPECT_EQ(read_all(path), "old");
   EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"t"});
 }
@@ -323,7 +484,7 @@ TEST_F(atomic_replace, a_failed_close_of_the_temporary_keeps_the_old_content) {
     if (named) fake.refuse_o_tmpfile();
     writer out(path, replace);
     out.write(std::string_view("new"));
-    fake.fail(call::close, 1, EIO);
+    fake.fail(call::close, fake.calls(call::close) + 1, EIO);
     auto e = thrown([&] { out.close(); });
     ASSERT_TRUE(e);
     EXPECT_EQ(e->code().value(), EIO);
@@ -333,24 +494,37 @@ TEST_F(atomic_replace, a_failed_close_of_the_temporary_keeps_the_old_content) {
   }
 }
 
-// After the rename only the directory's fsync remains: its failure says
-// that the new content is in place.
-TEST_F(atomic_replace, a_failed_directory_sync_says_the_rename_is_done) {
+// After the rename only the directory's fsync and close remain: a failure
+// there names the path given, the directory in the text, and the new
+// content is in place (the fsync's message says that it may not survive a
+// power loss).
+TEST_F(atomic_replace, a_failure_after_the_rename_says_the_new_content_is_in_place) {
   auto path = dir / "t";
-  write_all(path, "old");
-  fake_sys fake;
-  writer out(path, replace);
-  out.write(std::string_view("new"));
-  fake.fail(call::fsync, 2, EIO);  // the temporary's, then the directory's
-  auto e = thrown([&] { out.close(); });
-  ASSERT_TRUE(e);
-  EXPECT_EQ(e->code().value(), EIO);
-  EXPECT_EQ(std::string(e->what()),
-            "sluice: fsync directory " + quoted(dir.path()) + " after the rename over " +
-                quoted(path) +
-                ", which is done but may not survive a power loss: " + std::strerror(EIO));
-  EXPECT_EQ(read_all(path), "new");
-  EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"t"});
+  struct step {
+    call which;
+    int after;  // calls to it after those of the constructor and the writes
+    std::string what;
+  };
+  for (const step& s : {step{call::fsync, 2,  // the temporary's, then the directory's
+                             "sluice: fsync " + quoted(path) + ": the rename over " + quoted(path) +
+                                 " is done, but its directory " + quoted(dir.path()) +
+                                 " could not be synced, so it may not survive a power loss"},
+                        step{call::close, 2,  // the temporary's, then the directory's
+                             "sluice: close " + quoted(path) + ": cannot close its directory " +
+                                 quoted(dir.path())}}) {
+    SCOPED_TRACE(s.what);
+    write_all(path, "old");
+    fake_sys fake;
+    writer out(path, replace);
+    out.write(std::string_view("new"));
+    fake.fail(s.which, fake.calls(s.which) + s.after, EIO);
+    auto e = thrown([&] { out.close(); });
+    ASSERT_TRUE(e);
+    EXPECT_EQ(e->code().value(), EIO);
+    EXPECT_EQ(std::string(e->what()), s.what + ": " + std::strerror(EIO));
+    EXPECT_EQ(read_all(path), "new");
+    EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"t"});
+  }
 }
 
 // --- a process killed at random moments ------------------------------------------------

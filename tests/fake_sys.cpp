@@ -71,13 +71,13 @@ fake_sys::fake_sys()
           .setfl = setfl_entry,
           .flock = flock_entry,
           .lstat = lstat_entry,
-          .readlink = readlink_entry,
-          .statfs = statfs_entry,
+          .readlinkat = readlinkat_entry,
+          .fstatfs = fstatfs_entry,
           .geteuid = geteuid_entry,
           .fchown = fchown_entry,
           .fchmod = fchmod_entry,
-          .llistxattr = llistxattr_entry,
-          .lgetxattr = lgetxattr_entry,
+          .listxattr = listxattr_entry,
+          .getxattr = getxattr_entry,
           .fsetxattr = fsetxattr_entry,
           .fremovexattr = fremovexattr_entry,
           .ring_open = ring_open_entry,
@@ -87,6 +87,7 @@ fake_sys::fake_sys()
           .ring_wait = ring_wait_entry,
       } {
   if (active_) throw std::logic_error("fake_sys: one at a time");
+  log_.reserve(256);  // the first calls log without allocating: see on_open()
   active_ = this;
   sluice::detail::set_sys(&table_);
 }
@@ -177,6 +178,8 @@ int fake_sys::open_entry(int dir, const char* path, int flags, mode_t mode) {
   active_->open_modes_.push_back(mode);
   if (auto planned = active_->next(call::open)) return failed(planned->error);
   if (active_->refuse_o_tmpfile_ && (flags & O_TMPFILE) == O_TMPFILE) return failed(EOPNOTSUPP);
+  if (active_->open_hook_)
+    if (int error = active_->open_hook_(path, flags); error != 0) return failed(error);
   return real().openat(dir, path, flags, mode);
 }
 
@@ -222,6 +225,8 @@ int fake_sys::fdatasync_entry(int fd) {
 
 int fake_sys::fsync_entry(int fd) {
   std::lock_guard lock(active_->mutex_);
+  struct stat st {};
+  if (real().fstat(fd, &st) == 0) active_->fsynced_.push_back({st.st_dev, st.st_ino});
   if (auto planned = active_->next(call::fsync)) return failed(planned->error);
   return real().fsync(fd);
 }
@@ -286,7 +291,12 @@ int fake_sys::fadvise_entry(int fd, off_t offset, off_t length, int advice) {
 int fake_sys::statx_entry(int dir, const char* path, int flags, unsigned mask, struct statx* out) {
   std::lock_guard lock(active_->mutex_);
   if (auto planned = active_->next(call::statx)) return failed(planned->error);
-  return real().statx(dir, path, flags, mask, out);
+  int result = real().statx(dir, path, flags, mask, out);
+  if (result == 0 && (mask & STATX_DIOALIGN) && active_->direct_alignment_ != 0) {
+    out->stx_mask |= STATX_DIOALIGN;
+    out->stx_dio_mem_align = out->stx_dio_offset_align = active_->direct_alignment_;
+  }
+  return result;
 }
 
 int fake_sys::mkdir_entry(const char* path, mode_t mode) {
@@ -325,16 +335,16 @@ int fake_sys::lstat_entry(const char* path, struct stat* out) {
   return real().lstat(path, out);
 }
 
-ssize_t fake_sys::readlink_entry(const char* path, char* buffer, size_t size) {
+ssize_t fake_sys::readlinkat_entry(int dir, const char* path, char* buffer, size_t size) {
   std::lock_guard lock(active_->mutex_);
-  if (auto planned = active_->next(call::readlink)) return failed(planned->error);
-  return real().readlink(path, buffer, size);
+  if (auto planned = active_->next(call::readlinkat)) return failed(planned->error);
+  return real().readlinkat(dir, path, buffer, size);
 }
 
-int fake_sys::statfs_entry(const char* path, struct statfs* out) {
+int fake_sys::fstatfs_entry(int fd, struct statfs* out) {
   std::lock_guard lock(active_->mutex_);
-  if (auto planned = active_->next(call::statfs)) return failed(planned->error);
-  return real().statfs(path, out);
+  if (auto planned = active_->next(call::fstatfs)) return failed(planned->error);
+  return real().fstatfs(fd, out);
 }
 
 // It cannot fail: counted only.
@@ -356,16 +366,16 @@ int fake_sys::fchmod_entry(int fd, mode_t mode) {
   return real().fchmod(fd, mode);
 }
 
-ssize_t fake_sys::llistxattr_entry(const char* path, char* names, size_t size) {
+ssize_t fake_sys::listxattr_entry(const char* path, char* names, size_t size) {
   std::lock_guard lock(active_->mutex_);
-  if (auto planned = active_->next(call::llistxattr)) return failed(planned->error);
-  return real().llistxattr(path, names, size);
+  if (auto planned = active_->next(call::listxattr)) return failed(planned->error);
+  return real().listxattr(path, names, size);
 }
 
-ssize_t fake_sys::lgetxattr_entry(const char* path, const char* name, void* value, size_t size) {
+ssize_t fake_sys::getxattr_entry(const char* path, const char* name, void* value, size_t size) {
   std::lock_guard lock(active_->mutex_);
-  if (auto planned = active_->next(call::lgetxattr)) return failed(planned->error);
-  return real().lgetxattr(path, name, value, size);
+  if (auto planned = active_->next(call::getxattr)) return failed(planned->error);
+  return real().getxattr(path, name, value, size);
 }
 
 int fake_sys::fsetxattr_entry(int fd, const char* name, const void* value, size_t size, int flags) {

@@ -81,13 +81,13 @@ enum class call {
   setfl,
   flock,
   lstat,
-  readlink,
-  statfs,
+  readlinkat,
+  fstatfs,
   geteuid,
   fchown,
   fchmod,
-  llistxattr,
-  lgetxattr,
+  listxattr,
+  getxattr,
   fsetxattr,
   fremovexattr,
   ring_open,
@@ -102,6 +102,13 @@ inline constexpr std::size_t call_kinds = static_cast<std::size_t>(call::ring_wa
 struct ring_options {
   bool deferred = false;      // writes are performed when waited for, not when submitted
   bool newest_first = false;  // completions come back newest first (reordered)
+};
+
+// Which file a descriptor is open on.
+struct file_identity {
+  dev_t device;
+  ino_t inode;
+  bool operator==(const file_identity&) const = default;
 };
 
 // One sync_file_range that reached the fake.
@@ -159,6 +166,17 @@ class fake_sys {
   // Every open with O_TMPFILE fails with EOPNOTSUPP, as on a filesystem
   // without it.
   void refuse_o_tmpfile() { refuse_o_tmpfile_ = true; }
+  // `hook(path, flags)` runs for each open the plan does not fail: an errno
+  // to fail it with, or 0 to let it reach the OS. Up to the 256th call the
+  // fake allocates nothing after the hook, so that a hook may make the
+  // caller's next allocation fail.
+  void on_open(std::function<int(const std::string& path, int flags)> hook) {
+    open_hook_ = std::move(hook);
+  }
+  // statx reports this direct-I/O alignment (STATX_DIOALIGN, for memory and
+  // offsets alike) whatever the filesystem says; 0 (the default) reports
+  // what it says.
+  void report_direct_alignment(unsigned alignment) { direct_alignment_ = alignment; }
   // fallocate with FALLOC_FL_WRITE_ZEROES (0x80) is refused with
   // EOPNOTSUPP, as by a disk that cannot zero blocks without writing them,
   // so that a test sees the same journal on every machine; after
@@ -204,6 +222,9 @@ class fake_sys {
   const std::vector<ring_write_record>& ring_writes() const noexcept { return ring_writes_; }
   // Every sync_file_range, in order.
   const std::vector<range_record>& sync_file_ranges() const noexcept { return sync_file_ranges_; }
+  // The file each fsync that reached the fake was called on (found with a
+  // real fstat of its descriptor), in order.
+  const std::vector<file_identity>& fsynced() const noexcept { return fsynced_; }
 
  private:
   struct plan {
@@ -266,13 +287,13 @@ class fake_sys {
   static int setfl_entry(int fd, int flags);
   static int flock_entry(int fd, int operation);
   static int lstat_entry(const char* path, struct stat* out);
-  static ssize_t readlink_entry(const char* path, char* buffer, size_t size);
-  static int statfs_entry(const char* path, struct statfs* out);
+  static ssize_t readlinkat_entry(int dir, const char* path, char* buffer, size_t size);
+  static int fstatfs_entry(int fd, struct statfs* out);
   static uid_t geteuid_entry();
   static int fchown_entry(int fd, uid_t owner, gid_t group);
   static int fchmod_entry(int fd, mode_t mode);
-  static ssize_t llistxattr_entry(const char* path, char* names, size_t size);
-  static ssize_t lgetxattr_entry(const char* path, const char* name, void* value, size_t size);
+  static ssize_t listxattr_entry(const char* path, char* names, size_t size);
+  static ssize_t getxattr_entry(const char* path, const char* name, void* value, size_t size);
   static int fsetxattr_entry(int fd, const char* name, const void* value, size_t size, int flags);
   static int fremovexattr_entry(int fd, const char* name);
   static int ring_open_entry(unsigned entries, void** ring);
@@ -289,6 +310,8 @@ class fake_sys {
   bool interrupt_[2] = {};         // pwritev, writev: each call fails with EINTR once
   bool interrupted_last_[2] = {};  // the last such call did
   bool refuse_o_tmpfile_ = false;
+  unsigned direct_alignment_ = 0;
+  std::function<int(const std::string&, int)> open_hook_;
   bool zero_by_disk_ = false;
   std::function<transfer_action(int, std::size_t)> pwritev_hook_;
   std::function<transfer_action(int, std::size_t)> writev_hook_;
@@ -305,6 +328,7 @@ class fake_sys {
   std::optional<ring_state> ring_;  // while the emulated ring is open
   std::vector<ring_write_record> ring_writes_;
   std::vector<range_record> sync_file_ranges_;
+  std::vector<file_identity> fsynced_;
 };
 
 }  // namespace sluice_test

@@ -547,18 +547,44 @@ TEST_F(fault, a_failed_sync_in_the_destructor_is_named_to_the_handler) {
                                               ": " + std::strerror(EIO));
 }
 
-TEST_F(fault, a_write_error_in_close_still_closes_the_descriptor) {
+// close(2) failing after a write error: close() throws the write error,
+// and the close's own failure, which may mean the OS dropped bytes it had
+// accepted (NFS reports write errors at close), goes to the handler.
+TEST_F(fault, a_write_error_in_close_still_closes_the_descriptor_and_reports_its_failure) {
   auto path = dir / "c";
+  captured_reports reports;
   fake_sys fake;
   writer out(path);
   out.write(std::string_view("never written"));
-  fake.fail(call::pwritev, 1, EIO);
-  fake.fail(call::close, 1, EBADF);  // the write error comes first
+  fake.fail(call::pwritev, 1, ENOSPC);
+  fake.fail(call::close, 1, EIO);  // the write error comes first
   auto e = thrown<sluice::write_error>([&] { out.close(); });
   ASSERT_TRUE(e);
-  EXPECT_EQ(e->code().value(), EIO);
+  EXPECT_EQ(e->code().value(), ENOSPC);
   EXPECT_FALSE(out.is_open());
   EXPECT_EQ(fake.calls(call::close), 1);
+  ASSERT_EQ(reports.reports().size(), 1u);
+  EXPECT_EQ(reports.reports()[0].code.value(), EIO);
+  EXPECT_EQ(reports.reports()[0].message,
+            "sluice: close " + quoted(path) + " after an earlier failure: " + std::strerror(EIO));
+}
+
+// The same in the destructor, after a write error the caller was thrown:
+// that error is not reported again, the close's failure is.
+TEST_F(fault, a_close_failure_after_a_thrown_write_error_is_reported_by_the_destructor) {
+  auto path = dir / "c";
+  captured_reports reports;
+  {
+    fake_sys fake;
+    writer out(path, {.buffer_size = 16});
+    fake.fail(call::pwritev, 1, ENOSPC);
+    EXPECT_TRUE(thrown<sluice::write_error>([&] { out.write(pattern(100)); }));
+    fake.fail(call::close, 1, EIO);
+  }
+  ASSERT_EQ(reports.reports().size(), 1u);
+  EXPECT_EQ(reports.reports()[0].code.value(), EIO);
+  EXPECT_EQ(reports.reports()[0].message,
+            "sluice: close " + quoted(path) + " after an earlier failure: " + std::strerror(EIO));
 }
 
 }  // namespace

@@ -5,11 +5,15 @@
 // allocated leaves the path untouched. A test program of its own,
 // because it replaces the global operator new and aligned_alloc to make
 // allocations fail on demand.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/xattr.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
+#include <filesystem>
 #include <future>
 #include <new>
 #include <optional>
@@ -50,12 +54,15 @@ class refuse_large_allocations {
 
 // Writer buffers (aligned_alloc) larger than this fail while it is set.
 std::atomic<std::size_t> refuse_buffers_over{0};
+// Writer buffers (aligned_alloc) aligned on more than this fail while it is set.
+std::atomic<std::size_t> refuse_alignment_over{0};
 
 }  // namespace
 
 extern "C" void* aligned_alloc(std::size_t align, std::size_t size) noexcept {
-  std::size_t limit = refuse_buffers_over;
+  std::size_t limit = refuse_buffers_over, align_limit = refuse_alignment_over;
   if (limit != 0 && size > limit) return nullptr;
+  if (align_limit != 0 && align > align_limit) return nullptr;
   void* p = nullptr;
   return posix_memalign(&p, align, size) == 0 ? p : nullptr;
 }
@@ -199,6 +206,78 @@ TEST_F(writer_oom, a_buffer_that_cannot_be_allocated_leaves_the_path_alone) {
     refuse_buffers_over = 0;
     EXPECT_EQ(read_all(dir / "existing"), "old");
     EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"existing"});
+  }
+}
+
+// caching::direct where the alignment is larger than a page (reported
+// through the seam's statx): the buffer allocated before the open must be
+// allocated again once the file is open and the alignment known. That
+// failing loses nothing: an existing file is opened without O_TRUNC and
+// emptied only once the buffer is there; a new one is left empty.
+TEST_F(writer_oom, a_direct_buffer_that_cannot_be_aligned_loses_nothing) {
+  constexpr std::size_t mib = 1 << 20;
+  auto page = static_cast<unsigned>(::sysconf(_SC_PAGESIZE));
+  for (auto durability : {sluice::durability::none, sluice::durability::all_on_close}) {
+    SCOPED_TRACE(durability == sluice::durability::none ? "none" : "all_on_close");
+    sluice::writer_options options{
+        .buffer_size = mib, .durability = durability, .caching = sluice::caching::direct};
+    write_all(dir / "existing", "old");
+    {
+      fake_sys fake;
+      fake.report_direct_alignment(2 * page);
+      refuse_alignment_over = page;
+      EXPECT_THROW(sluice::writer(dir / "existing", options), std::bad_alloc);
+      EXPECT_THROW(sluice::writer(dir / "new", options), std::bad_alloc);
+      refuse_alignment_over = 0;
+    }
+    EXPECT_EQ(read_all(dir / "existing"), "old");
+    EXPECT_EQ(read_all(dir / "new"), "");
+    std::filesystem::remove(dir / "new");
+    if (direct_block(dir / "probe") == 0) GTEST_SKIP() << "no direct I/O here";
+    std::filesystem::remove(dir / "probe");
+    fake_sys fake;
+    fake.report_direct_alignment(2 * page);
+    sluice::writer out(dir / "existing", options);  // the allocation succeeds: emptied
+    EXPECT_EQ(size_on_disk(dir / "existing"), 0u);
+    out.write(std::string_view("new"));
+    out.close();
+    EXPECT_EQ(read_all(dir / "existing"), "new");
+  }
+}
+
+// Open descriptors of this process.
+std::size_t open_descriptors() {
+  std::size_t count = 0;
+  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator("/proc/self/fd"))
+    ++count;
+  return count;
+}
+
+// The temporary exists from its open on: an allocation failing after it
+// (here, copying the old file's extended attribute) must neither leak its
+// descriptor nor leave it behind, so every string it needs is made before
+// it is created.
+TEST_F(writer_oom, an_allocation_failing_once_the_temporary_exists_leaves_nothing_behind) {
+  for (bool named : {false, true}) {
+    SCOPED_TRACE(named ? "named" : "O_TMPFILE");
+    write_all(dir / "t", "old");
+    if (::setxattr((dir / "t").c_str(), "user.kept", "1", 1, 0) != 0)
+      GTEST_SKIP() << "no user.* extended attributes here";
+    std::size_t descriptors = open_descriptors();
+    {
+      fake_sys fake;
+      if (named) fake.refuse_o_tmpfile();
+      fake.on_open([&](const std::string&, int flags) {
+        bool temporary = named ? (flags & O_EXCL) != 0 : (flags & O_TMPFILE) == O_TMPFILE;
+        if (temporary) refuse_next = true;  // the first allocation after this open fails
+        return 0;
+      });
+      EXPECT_THROW(sluice::writer(dir / "t", {.atomic_replace = true}), std::bad_alloc);
+      refuse_next = false;
+    }
+    EXPECT_EQ(open_descriptors(), descriptors);
+    EXPECT_EQ(read_all(dir / "t"), "old");
+    EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"t"});
   }
 }
 

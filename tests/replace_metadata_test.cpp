@@ -6,8 +6,10 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <sluice/sluice.hpp>
@@ -203,23 +205,74 @@ TEST_F(replace_metadata, the_temporary_is_private_until_it_gets_the_old_mode) {
       if (named) fake.refuse_o_tmpfile();
       fake.before_each([&](call) {
         for (const auto& name : entries(dir.path()))
-          if (name != "t") seen.push_back(mode_of(dir / name) & 0777);
+          if (name != "t") seen.push_back(mode_of(dir / name));
       });
       writer out(path, replace);
       out.write(std::string_view("new"));
       out.close();
       if (!named) {
-        ASSERT_GE(fake.open_modes().size(), 2u);
-        EXPECT_EQ(fake.open_modes()[1], 0600u) << "the O_TMPFILE open";
+        auto tmpfile = std::find_if(fake.open_flags().begin(), fake.open_flags().end(),
+                                    [](int flags) { return (flags & O_TMPFILE) == O_TMPFILE; });
+        ASSERT_NE(tmpfile, fake.open_flags().end());
+        EXPECT_EQ(fake.open_modes()[tmpfile - fake.open_flags().begin()], 0600u);
       }
     }
     if (named) {
       ASSERT_FALSE(seen.empty());
-      EXPECT_EQ(seen.front() & 077, 0u) << std::oct << seen.front();
+      EXPECT_EQ(seen.front() & 07077, 0u) << std::oct << seen.front();
       for (mode_t mode : seen) EXPECT_EQ(mode & ~0640u, 0u) << std::oct << mode;
     }
     EXPECT_EQ(mode_of(path), 0640u);
   }
+}
+
+// A half-written file must not be a privileged program: the setuid bit
+// and security.capability are given only after the last write (root's
+// writes, with CAP_FSETID, would not clear the bit). Seen before each write
+// of a named temporary replacing root's 04755 file.
+TEST_F(replace_metadata, a_half_written_temporary_is_neither_setuid_nor_capable) {
+  SKIP_UNLESS(needs_root());
+  auto path = dir / "t";
+  write_all(path, "old");
+  ASSERT_EQ(::chmod(path.c_str(), 04755), 0);
+  bool capable =
+      needs_tool("setfattr").empty() && run_command(
+                                            "setfattr -n security.capability -v "
+                                            "0x0100000200200000000000000000000000000000 " +
+                                            path.native())
+                                            .has_value();
+  std::string attributes = capable ? attributes_of(path) : "";
+  int writes_seen = 0;
+  std::vector<std::string> privileged;  // what a write found on the temporary
+  {
+    fake_sys fake;
+    fake.refuse_o_tmpfile();
+    fake.before_each([&](call which) {
+      if (which != call::pwritev) return;
+      for (const auto& name : entries(dir.path())) {
+        if (name == "t") continue;
+        ++writes_seen;
+        auto temporary = dir / name;
+        mode_t mode = mode_of(temporary);
+        if (mode & 06000) privileged.push_back("mode " + std::to_string(mode));
+        if (::getxattr(temporary.c_str(), "security.capability", nullptr, 0) >= 0)
+          privileged.push_back("security.capability");
+      }
+    });
+    writer out(path, {.buffer_size = 4096, .atomic_replace = true});
+    std::string content = pattern(20'000);
+    for (std::size_t at = 0; at < content.size(); at += 1000)
+      out.write(std::string_view(content).substr(at, 1000));
+    out.close();
+  }
+  EXPECT_GE(writes_seen, 4);
+  EXPECT_TRUE(privileged.empty()) << privileged.front();
+  EXPECT_EQ(mode_of(path), 04755u);
+  EXPECT_EQ(read_all(path), pattern(20'000));
+  if (capable) {
+    EXPECT_EQ(attributes_of(path), attributes);
+  }
+  EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"t"});
 }
 
 // Every write to a file drops its security.capability, and a write by a
@@ -248,6 +301,92 @@ TEST_F(replace_metadata, capabilities_and_setuid_bits_survive_the_writes) {
   EXPECT_EQ(read_all(setuid), "new");
 }
 
+// Two files at one path, one after the other: `path` (0640, user.mark
+// "resolved"), then `other` (0604, two attributes) renamed over it by
+// swap_in(); the new file must have all of the first and nothing of the
+// second.
+class replace_swapped : public replace_metadata {
+ protected:
+  void SetUp() override {
+    SKIP_UNLESS(needs_acls());
+    write_all(path, "old");
+    ASSERT_EQ(::chmod(path.c_str(), 0640), 0);
+    ASSERT_TRUE(run_command("setfattr -n user.mark -v resolved " + path.native()));
+    resolved = attributes_of(path);
+    write_all(other, "other");
+    ASSERT_EQ(::chmod(other.c_str(), 0604), 0);
+    ASSERT_TRUE(run_command("setfattr -n user.mark -v swapped-in " + other.native()));
+    ASSERT_TRUE(run_command("setfattr -n user.extra -v 1 " + other.native()));
+  }
+
+  // Renames `other` over `path` before the nth listxattr.
+  void swap_in_before_listxattr(fake_sys& fake, int nth) {
+    fake.before_each([this, nth, seen = 0](call which) mutable {
+      if (which == call::listxattr && ++seen == nth) std::filesystem::rename(other, path);
+    });
+  }
+
+  std::filesystem::path path = dir / "t", other = dir / "other";
+  std::string resolved;  // getfattr's view of the first file
+};
+
+// The attributes are read through the file resolved (/proc/self/fd), not
+// its path: a file renamed over it meanwhile lends none.
+TEST_F(replace_swapped, a_file_swapped_in_while_the_metadata_is_read_lends_nothing) {
+  {
+    fake_sys fake;
+    swap_in_before_listxattr(fake, 1);
+    replace_with(path, "new");
+  }
+  EXPECT_EQ(read_all(path), "new");
+  EXPECT_EQ(mode_of(path), 0640u);
+  EXPECT_EQ(attributes_of(path), resolved);
+  EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"t"});
+}
+
+// Without /proc (the first listxattr, through /proc/self/fd, fails with
+// ENOENT) the attributes are read by path, then the path checked: still the
+// same file, the replacement goes on; another file, it is refused.
+TEST_F(replace_swapped, without_proc_a_file_swapped_in_while_the_attributes_are_read_is_refused) {
+  {
+    fake_sys fake;
+    fake.fail(call::listxattr, 1, ENOENT);
+    replace_with(path, "new");
+    EXPECT_EQ(fake.calls(call::lstat), 1);
+  }
+  EXPECT_EQ(attributes_of(path), resolved);
+  EXPECT_EQ(mode_of(path), 0640u);
+  fake_sys fake;
+  fake.fail(call::listxattr, 1, ENOENT);
+  swap_in_before_listxattr(fake, 2);
+  auto e = thrown([&] { replace_with(path, "newer"); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EAGAIN);
+  EXPECT_NE(std::string(e->what()).find("changed while its extended attributes were being read"),
+            std::string::npos)
+      << e->what();
+  EXPECT_EQ(read_all(path), "other");
+  EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"t"});
+}
+
+// security.ima and security.evm vouch for the old content, which the new
+// one would fail: they are not copied; every other attribute is.
+TEST_F(replace_metadata, integrity_signatures_of_the_old_content_are_not_copied) {
+  SKIP_UNLESS(needs_root());
+  SKIP_UNLESS(needs_acls());
+  auto path = dir / "t";
+  write_all(path, "old");
+  if (!run_command("setfattr -n security.ima -v 0x0401020304 " + path.native()) ||
+      !run_command("setfattr -n security.evm -v 0x0201020304 " + path.native()))
+    GTEST_SKIP() << "security.ima or security.evm cannot be set here";
+  ASSERT_TRUE(run_command("setfattr -n user.kept -v 1 " + path.native()));
+  replace_with(path, "new");
+  std::string attributes = attributes_of(path);
+  EXPECT_NE(attributes.find("user.kept=0x31"), std::string::npos) << attributes;
+  EXPECT_EQ(attributes.find("security.ima"), std::string::npos) << attributes;
+  EXPECT_EQ(attributes.find("security.evm"), std::string::npos) << attributes;
+}
+
 // Each new system call failing: the constructor throws naming the path,
 // the old file is untouched and no temporary is left.
 TEST_F(replace_metadata, a_failure_to_copy_any_of_it_replaces_nothing) {
@@ -259,10 +398,11 @@ TEST_F(replace_metadata, a_failure_to_copy_any_of_it_replaces_nothing) {
     bool with_acl;
   };
   for (bool named : {false, true}) {
-    for (step s : {step{call::fstat, 1, true}, step{call::fchown, 1, true},
-                   step{call::llistxattr, 1, true}, step{call::lgetxattr, 1, true},
-                   step{call::fsetxattr, 1, true}, step{call::fsetxattr, 2, true},
-                   step{call::fremovexattr, 1, false}, step{call::fchmod, 1, true}}) {
+    for (step s :
+         {step{call::fstat, 1, true}, step{call::fstat, 2, true}, step{call::fchown, 1, true},
+          step{call::listxattr, 1, true}, step{call::getxattr, 1, true},
+          step{call::fsetxattr, 1, true}, step{call::fsetxattr, 2, true},
+          step{call::fremovexattr, 1, false}, step{call::fchmod, 1, true}}) {
       if (s.which == call::fchown && !root) continue;  // only reached for another's file
       SCOPED_TRACE(std::string(named ? "named, " : "O_TMPFILE, ") + "call " +
                    std::to_string(static_cast<int>(s.which)) + " #" + std::to_string(s.nth));

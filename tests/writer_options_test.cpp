@@ -157,9 +157,13 @@ TEST_F(writer_durability, all_on_close_of_a_new_file_syncs_the_file_then_its_dir
   out.close();
   EXPECT_EQ(from_last(fake.log(), call::pwritev),
             (std::vector<call>{call::pwritev, call::fsync, call::close, call::fsync, call::close}));
-  ASSERT_EQ(fake.open_flags().size(), 2u);
+  // The directory and the name in it (O_PATH: the path resolved), the
+  // directory for reading (to be synced), then the file, created in it.
+  ASSERT_EQ(fake.open_flags().size(), 4u);
   EXPECT_TRUE(fake.open_flags()[0] & O_DIRECTORY) << "the directory is opened first";
-  EXPECT_TRUE(fake.open_flags()[1] & O_EXCL) << "the writer must know it created the file";
+  EXPECT_EQ(fake.open_flags()[2] & (O_DIRECTORY | O_PATH), O_DIRECTORY);
+  EXPECT_TRUE(fake.open_flags()[3] & O_EXCL) << "the writer must know it created the file";
+  EXPECT_EQ(fake.open_paths()[3], "d");
   EXPECT_EQ(read_all(path), "data");
 }
 
@@ -176,7 +180,7 @@ TEST_F(writer_durability, all_on_close_syncs_the_directory_of_open_time_after_a_
   auto e = thrown([&] { out.close(); });
   std::filesystem::current_path(back);
   EXPECT_FALSE(e) << e->what();
-  ASSERT_EQ(fake.open_paths().size(), 2u);
+  ASSERT_EQ(fake.open_paths().size(), 4u);
   EXPECT_EQ(fake.open_paths()[0], first.native());
   EXPECT_EQ(read_all(first / "d"), "data");
 }
@@ -190,8 +194,94 @@ TEST_F(writer_durability, all_on_close_of_an_existing_file_syncs_only_the_file) 
   out.close();
   EXPECT_EQ(from_last(fake.log(), call::pwritev),
             (std::vector<call>{call::pwritev, call::fsync, call::close}));
-  EXPECT_EQ(fake.calls(call::open), 3) << "the directory, create_new refused, then truncate";
+  EXPECT_EQ(fake.calls(call::open), 5)
+      << "the directory and the name O_PATH, the directory to sync, create refused, then open";
   EXPECT_EQ(read_all(path), "new");
+}
+
+// Through a dangling link the link's target is created, as open(2) would
+// create it, in the directory the link leads to: that directory is synced.
+TEST_F(writer_durability, all_on_close_through_a_dangling_link_syncs_the_directory_it_creates_in) {
+  std::filesystem::create_directory(dir / "real");
+  std::filesystem::create_symlink("real/d", dir / "link");
+  std::vector<file_identity> synced;
+  {
+    fake_sys fake;
+    writer out(dir / "link", {.durability = durability::all_on_close});
+    out.write(std::string_view("data"));
+    out.close();
+    synced = fake.fsynced();
+  }
+  EXPECT_EQ(read_all(dir / "real" / "d"), "data");
+  EXPECT_TRUE(std::filesystem::is_symlink(dir / "link"));
+  struct stat real {};
+  ASSERT_EQ(::stat((dir / "real").c_str(), &real), 0);
+  ASSERT_EQ(synced.size(), 2u) << "the file, then its directory";
+  EXPECT_EQ(synced[1], (file_identity{real.st_dev, real.st_ino}));
+}
+
+// The file found by the exclusive create (EEXIST) and removed before it is
+// opened: created again, and its directory synced, rather than created by
+// an open that would not sync it.
+TEST_F(writer_durability, all_on_close_of_a_file_removed_meanwhile_creates_it_and_syncs_it) {
+  auto path = dir / "d";
+  write_all(path, "old");
+  fake_sys fake;
+  bool removed = false;
+  fake.on_open([&](const std::string& name, int flags) {
+    bool opens_existing = !(flags & (O_CREAT | O_PATH | O_DIRECTORY));
+    if (opens_existing && std::filesystem::path(name).filename() == "d" && !removed) {
+      removed = true;
+      std::filesystem::remove(path);
+    }
+    return 0;
+  });
+  writer out(path, {.durability = durability::all_on_close});
+  out.write(std::string_view("new"));
+  out.close();
+  EXPECT_TRUE(removed);
+  EXPECT_EQ(read_all(path), "new");
+  EXPECT_EQ(fake.calls(call::fsync), 2) << "the file, then its directory";
+}
+
+// A file that is there whenever it is created and gone whenever it is
+// opened: the writer gives up after a few attempts, saying why.
+TEST_F(writer_durability, all_on_close_of_a_file_that_keeps_disappearing_gives_up) {
+  auto path = dir / "d";
+  fake_sys fake;
+  fake.on_open([&](const std::string& name, int flags) {
+    if (std::filesystem::path(name).filename() != "d" || (flags & O_PATH)) return 0;
+    if (flags & O_EXCL)
+      write_all(path, "appears");
+    else
+      std::filesystem::remove(path);
+    return 0;
+  });
+  auto e = thrown([&] { writer out(path, {.durability = durability::all_on_close}); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EAGAIN);
+  EXPECT_NE(std::string(e->what()).find("keeps appearing and disappearing"), std::string::npos)
+      << e->what();
+}
+
+// A link to /proc/self/fd/N stands for that descriptor: open(2) follows it
+// to the descriptor's file, which is written (and, existing, needs no
+// directory sync), the link kept.
+TEST_F(writer_durability, all_on_close_through_a_descriptor_link_writes_the_descriptors_file) {
+  write_all(dir / "target", "old content");
+  int fd = ::open((dir / "target").c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  std::filesystem::create_symlink("/proc/self/fd/" + std::to_string(fd), dir / "descriptor");
+  {
+    fake_sys fake;
+    writer out(dir / "descriptor", {.durability = durability::all_on_close});
+    out.write(std::string_view("new"));
+    out.close();
+    EXPECT_EQ(fake.calls(call::fsync), 1) << "the file only";
+  }
+  ::close(fd);
+  EXPECT_EQ(read_all(dir / "target"), "new");
+  EXPECT_TRUE(std::filesystem::is_symlink(dir / "descriptor"));
 }
 
 TEST_F(writer_durability, all_on_close_through_an_open_file_does_not_sync_the_directory) {

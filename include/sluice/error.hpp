@@ -10,8 +10,10 @@
 // Destructors never throw. When one has to close a file and that fails, or
 // has to drop bytes it could not write, it calls the error handler, once per
 // failure nobody has seen: a writer destroyed after it threw an error to its
-// caller does not report that error again. The default handler prints one
-// line on stderr; install your own to log it.
+// caller does not report that error again. A writer's close() throws its
+// first failure; a close(2) that fails after it goes to the error handler
+// too. The default handler prints one line on stderr; install your own to
+// log it.
 #pragma once
 
 #include <cstdint>
@@ -40,9 +42,11 @@ class write_error : public std::system_error {
 //   sluice: close 'a' in its destructor, 40 bytes lost: write at offset 80: Input/output error
 //   sluice: close 'a' in its destructor: fdatasync 'a': Input/output error
 //   sluice: close 'a' in its destructor: close 'a': Input/output error
+//   sluice: close 'a' after an earlier failure: Input/output error
 // (the second from a sync that failed: the data may not be durable; the
 // third from a close(2) that failed: the OS may have dropped bytes it had
-// accepted). It must not throw.
+// accepted; the fourth the same, after the failure close() threw or the
+// destructor reported). It must not throw.
 using error_handler = void (*)(const std::error_code& code, std::string_view message) noexcept;
 
 // Installs `handler` (nullptr restores the default, which writes the message and

@@ -18,7 +18,10 @@
 // the writer for good. The destructor closes without throwing: if that fails,
 // or bytes are left unwritten, it tells the error handler how many were lost,
 // unless the failure is one the writer already threw to its caller (who was
-// told then, and knows the file holds the bytes before it).
+// told then, and knows the file holds the bytes before it). A close(2) that
+// fails after another failure (which close() throws, or the destructor
+// reports or was thrown already) goes to the error handler, from close()
+// and the destructor alike: the OS may have dropped bytes it had accepted.
 //
 // Pipes, sockets and terminals: a writer on standard output is made from
 // file::borrow(STDOUT_FILENO, name), whose close() leaves fd 1 open; a path
@@ -71,11 +74,19 @@ enum class durability {
   data_on_close,
   // close() returns after fsync and, when the writer created the file, an
   // fsync of its directory: the file, its metadata and its name are durable.
-  // That directory is opened (for reading) before the file is created: one
-  // the process may write but not read (mode 0300) makes the constructor
-  // throw EACCES naming it, with nothing created; an existing file there is
-  // written, needing no directory sync. Writeback starts early as for
-  // data_on_close.
+  // The path's final symbolic links are followed by the rules of
+  // writer_options::atomic_replace (a link is followed only if this user,
+  // root or the owner of what it leads to owns it, and not out of /tmp),
+  // but for a /proc link (/dev/stdout), which open(2) follows to the
+  // descriptor's file; the file is then created (O_EXCL) in the directory
+  // they lead to, which is the one synced, through a dangling link too. That
+  // directory is opened (for reading) before the file is created: one the
+  // process may write but not read (mode 0300) makes the constructor throw
+  // EACCES naming it, with nothing created; an existing file there is
+  // written, needing no directory sync (opened without O_CREAT, so that a
+  // file removed meanwhile is created again, and synced; EAGAIN if it keeps
+  // appearing and disappearing, after 10 tries). Writeback starts early as
+  // for data_on_close.
   all_on_close,
   // Every write to the OS (a full buffer, a gathered payload, flush(),
   // close()) is followed by fdatasync: what it handed over is durable when
@@ -104,7 +115,10 @@ enum class caching {
   // up to one block of zeros; close() truncates it to its exact size. Only
   // for writers that open the path. A filesystem that refuses O_DIRECT, or a
   // path naming a FIFO, socket or terminal, makes the constructor throw
-  // EINVAL saying so.
+  // EINVAL saying so. An existing file is opened without O_TRUNC and emptied
+  // (ftruncate) once the buffer fits the alignment, which is known only
+  // then: a buffer that cannot be allocated leaves it as it was (a new file
+  // is left empty).
   direct,
 };
 
@@ -153,47 +167,71 @@ struct writer_options {
   // the temporary; a failure after the rename (the directory's fsync) says
   // that the new content is in place. Only for writers opened by path, and
   // only for a regular file: a FIFO, device, socket or directory throws
-  // EINVAL. A relative path is resolved when the writer opens: a chdir()
-  // before close() changes nothing.
+  // EINVAL, and a file mounted over the path (as containers mount
+  // /etc/resolv.conf), which no rename can replace, EBUSY. Every error
+  // names the path given, made absolute (the temporary or link concerned is
+  // in the text).
+  //
+  // The directory is held open from the constructor on, and every step
+  // goes through it (the temporary is created, named, renamed and synced in
+  // it): a chdir(), or the directory renamed and another made at its path
+  // before close(), changes nothing of where the new content goes, and the
+  // directory synced is the one it went to.
   //
   // The constructor does, before accepting a byte, everything that could
   // fail for lack of permission, and a failure leaves nothing created:
-  // - A symbolic link is followed, link after link (ELOOP after 40), and
-  //   the file it points to is replaced: the link stays, as editors keep
-  //   it (a dotfile linked into a repository changes in the repository); a
-  //   dangling link's target is created; the temporary goes beside the
-  //   file. Refused: a link on /proc, which stands for an open descriptor,
-  //   not a file (/dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N:
-  //   EINVAL; write to the descriptor instead, file::borrow(STDOUT_FILENO,
-  //   ...)); a file in /proc (EINVAL); and, as the kernel's
-  //   fs.protected_symlinks and fs.protected_regular would, a link in a
-  //   sticky world-writable directory (/tmp) owned by neither this user nor
-  //   the directory's owner, or an existing file in a sticky directory
-  //   others may write owned by neither (EACCES: root must not follow, or
-  //   hand its data to, what another user planted there).
-  // - The directory is opened (for reading) and kept for the fsync at
-  //   close: one the process may write but not read (mode 0300) throws
-  //   EACCES naming it.
+  // - A symbolic link is followed, link after link (ELOOP after 40), each
+  //   from its own directory, held open, and the file it points to is
+  //   replaced: the link stays, as editors keep it (a dotfile linked into a
+  //   repository changes in the repository); a dangling link's target is
+  //   created; the temporary goes beside the file. A link is followed only
+  //   if this user (effective uid), root, or the owner of what it leads to
+  //   owns it (the file there, or, for a file to create, the directory it
+  //   would go in): root writing a user's file never follows the user's link
+  //   to root's own file (EACCES naming the link and both owners). Refused
+  //   too: a link on /proc, which stands for an open descriptor, not a file
+  //   (/dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N: EINVAL; write to
+  //   the descriptor instead, file::borrow(STDOUT_FILENO, ...)); a file in
+  //   /proc (EINVAL); and, as the kernel's fs.protected_symlinks and
+  //   fs.protected_regular would, a link in a sticky world-writable
+  //   directory (/tmp) owned by neither this user nor the directory's owner,
+  //   or an existing file in a sticky directory others may write owned by
+  //   neither (EACCES: root must not follow, or hand its data to, what
+  //   another user planted there).
+  // - The directory is opened for reading and kept for the fsync at close:
+  //   one the process may write but not read (mode 0300) throws EACCES
+  //   naming it.
   // - Replacing a file, the new one gets, before any byte is written to it,
-  //   the old one's owner and group, every extended attribute (its POSIX
-  //   ACL among them), and its exact mode (07777: the umask does not apply,
-  //   and an ACL the directory's default ACL would add is removed); until
-  //   then it is 0600, visible to its owner alone. Setuid/setgid bits and
-  //   security.capability, which the kernel drops when the file is written,
-  //   are set again after the last write. A process that may not give the
-  //   file that owner or group (a user replacing another user's file in a
-  //   directory both may write, or a file of a group the user is not in)
-  //   gets EPERM saying so, and an attribute that cannot be copied throws
-  //   naming it: a file is never replaced by one that its owner cannot
-  //   read or that others can. Other hard links to the old file keep the
-  //   old content.
+  //   the old one's owner and group, its extended attributes (its POSIX ACL
+  //   among them), and its exact mode (07777: the umask does not apply, and
+  //   an ACL the directory's default ACL would add is removed) but for the
+  //   setuid and setgid bits; until then it is 0600, visible to its owner
+  //   alone. The setuid/setgid bits and security.capability are given only
+  //   after the last write, so that a half-written file is never a
+  //   privileged program. All of it is taken from the one file resolved
+  //   (held open, its attributes read through /proc/self/fd): a file renamed
+  //   over the path meanwhile lends nothing; where /proc is missing they are
+  //   read by path and the path checked afterwards (EAGAIN if it changed).
+  //   Not copied: security.ima and security.evm, which vouch for the old
+  //   content, not the new, and what the process cannot see (trusted.*,
+  //   visible to root only). A process that may not give the file that
+  //   owner or group (a user replacing another user's file in a directory
+  //   both may write, or a file of a group the user is not in) gets EPERM
+  //   saying so, and an attribute that cannot be read or set throws naming
+  //   it (a 0200 file's user.* attributes cannot be read; a security.*
+  //   attribute cannot be set but by root): a file is never replaced by one
+  //   that its owner cannot read or that others can. Other hard links to
+  //   the old file keep the old content.
   // - A new file gets 0666 minus the umask, and the directory's default
   //   ACL, as open(2) gives them.
-  // Cost at construction: six system calls for a new file (geteuid, lstat,
-  // the directory's open, statfs, the temporary's open, a stat of
-  // /proc/self/fd), four more replacing a file (fstat, llistxattr,
-  // fremovexattr, fchmod), and a few per link followed and per attribute
-  // copied. Default false.
+  // - caching::direct: O_DIRECT is set on the temporary once it exists
+  //   (fcntl), so that a filesystem that refuses it throws EINVAL saying so.
+  // Cost at construction: eight system calls for a new file (geteuid, the
+  // directory and the name opened O_PATH, the directory opened for
+  // reading, fstatfs, the temporary's open, a stat of /proc/self/fd, a
+  // close), eight more replacing a file (fstat and statx of the old file,
+  // geteuid, fstat, listxattr, fremovexattr, fchmod, a close), and a few
+  // per link followed and per attribute copied. Default false.
   bool atomic_replace = false;
 
   // While one buffer is being written, the next one fills, so that
@@ -276,7 +314,8 @@ class writer {
   // Creates or truncates `path` (open_mode::truncate). Throws std::system_error
   // before any data is accepted if it cannot be opened (an empty path:
   // ENOENT). The buffer is allocated first: a std::bad_alloc leaves the path
-  // as it was.
+  // as it was (with caching::direct on a filesystem whose alignment is
+  // larger than a page, a new file may be left empty).
   explicit writer(const std::filesystem::path& path, writer_options options = {});
   // Writes through an already open file (append mode, say), from its
   // position(); file::borrow(STDOUT_FILENO, "standard output") for standard
@@ -394,12 +433,13 @@ class writer {
     commit(static_cast<std::size_t>(
         std::to_chars(room.data(), room.data() + room.size(), value).ptr - room.data()));
   }
-  void open_target(const std::filesystem::path& path, const writer_options& options);
+  bool open_target(const std::filesystem::path& path, const writer_options& options);
   void open_replacement(const std::filesystem::path& path, bool direct);
-  void open_synced(const std::filesystem::path& path, bool direct);
+  bool open_synced(const std::filesystem::path& path, bool direct);
   void allocate_before_open(const writer_options& options);
   void adopt_direct_alignment();
-  void start(const writer_options& options);
+  void empty_old_content();
+  void start(const writer_options& options, bool old_content = false);
   void check_syncable();
   void reserve_space(std::uint64_t length);
   void take(writer& other) noexcept;
@@ -436,6 +476,7 @@ class writer {
   template <class Step>
   void sticking(Step&& step);
   void report_lost(const std::exception& e) const noexcept;
+  void report_after_failure(std::exception_ptr closing) const noexcept;
   void check_usable();
   [[noreturn]] void rethrow_sticky();
   void destroy() noexcept;

@@ -66,15 +66,20 @@ struct sys_table {
   int (*flock)(int fd, int operation);
 
   // writer_options::atomic_replace follows a path's final symbolic links
-  // itself and gives the new file the old one's owner, attributes and mode.
+  // itself, one held directory at a time, and gives the new file the old
+  // one's owner, attributes and mode. readlinkat(fd, "", ...) reads the
+  // link an O_PATH descriptor holds; fstatfs tells a /proc directory; the
+  // old file's attributes are read through /proc/self/fd/<n> (listxattr
+  // and getxattr follow that link), or by path, then checked with lstat,
+  // where /proc is missing.
   int (*lstat)(const char* path, struct stat* out);
-  ssize_t (*readlink)(const char* path, char* buffer, size_t size);
-  int (*statfs)(const char* path, struct statfs* out);
+  ssize_t (*readlinkat)(int dir, const char* path, char* buffer, size_t size);
+  int (*fstatfs)(int fd, struct statfs* out);
   uid_t (*geteuid)();  // never fails
   int (*fchown)(int fd, uid_t owner, gid_t group);
   int (*fchmod)(int fd, mode_t mode);
-  ssize_t (*llistxattr)(const char* path, char* names, size_t size);
-  ssize_t (*lgetxattr)(const char* path, const char* name, void* value, size_t size);
+  ssize_t (*listxattr)(const char* path, char* names, size_t size);
+  ssize_t (*getxattr)(const char* path, const char* name, void* value, size_t size);
   int (*fsetxattr)(int fd, const char* name, const void* value, size_t size, int flags);
   int (*fremovexattr)(int fd, const char* name);
 
