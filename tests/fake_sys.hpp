@@ -47,7 +47,7 @@
 #include <utility>
 #include <vector>
 
-#include "sluice/detail/sys.hpp"
+#include "os/sys.hpp"
 
 namespace sluice_test {
 

@@ -9,13 +9,13 @@
 #include <cerrno>
 #include <chrono>
 #include <future>
-#include <sluice/detail/sys.hpp>
 #include <sluice/sluice.hpp>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "journal_test_support.hpp"
+#include "os/sys.hpp"
 #include "test_support.hpp"
 
 namespace {

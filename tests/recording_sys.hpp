@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "sluice/detail/sys.hpp"
+#include "os/sys.hpp"
 
 namespace sluice_test {
 

@@ -21,7 +21,7 @@
 #include <utility>
 #include <vector>
 
-#include "sluice/detail/sys.hpp"
+#include "os/sys.hpp"
 #include "sluice/writer.hpp"
 
 namespace sluice_test {

@@ -53,24 +53,4 @@ using error_handler = void (*)(const std::error_code& code, std::string_view mes
 // a newline to stderr) and returns the one it replaces. Thread-safe.
 error_handler set_error_handler(error_handler handler) noexcept;
 
-namespace detail {
-// Reports through the installed handler; never throws.
-void report_error(const std::error_code& code, std::string_view message) noexcept;
-// What every error message of sluice starts with.
-inline constexpr std::string_view message_prefix = "sluice: ";
-// "sluice: <operation> '<path>'" - the what() prefix every error uses.
-std::string describe(std::string_view operation, std::string_view path);
-// "sluice: <operation> '<path>' at offset <offset>"
-std::string describe(std::string_view operation, std::string_view path, std::uint64_t offset);
-// Throw std::system_error(errno_value, describe(...)).
-[[noreturn]] void throw_error(int errno_value, std::string_view operation, std::string_view path);
-[[noreturn]] void throw_error(int errno_value, std::string_view operation, std::string_view path,
-                              std::uint64_t offset);
-// The write_error of a write at `offset` to `path` that failed with
-// `errno_value` after `written` bytes: "sluice: write '<path>' at offset
-// <offset + written><note>: <strerror>".
-write_error write_failed(int errno_value, std::string_view path, std::uint64_t offset,
-                         std::uint64_t written, std::string_view note = {});
-}  // namespace detail
-
 }  // namespace sluice

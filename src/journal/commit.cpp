@@ -1,0 +1,323 @@
+// Group commit: a leader writes every pending record and fdatasyncs them
+// while the other committers wait for the durable end to pass their lsn.
+// Once its write is done the next leader may write, so two syncs can be in
+// flight (journal_state.hpp says why each has its own descriptor).
+#include <algorithm>
+#include <cerrno>
+#include <exception>
+#include <memory>
+#include <new>
+#include <optional>
+#include <utility>
+
+#include "journal/format.hpp"
+#include "journal/segments.hpp"
+#include "journal/state.hpp"
+#include "os/error_messages.hpp"
+
+namespace sluice::detail {
+namespace {
+
+// Bytes of whole batches from the front of `records` that fit in `room`: a
+// batch never spans two segments, so that recovery keeps all of it or none.
+std::size_t fitting_run(std::span<const std::byte> records, std::uint64_t room) {
+  if (records.size() <= room) return records.size();  // whole batches: appends are
+  std::size_t run = 0;
+  for (std::size_t at = 0; at < records.size();) {
+    record_header header = decode_record_header(records.data() + at);
+    at += static_cast<std::size_t>(framed_size(header.length));
+    if (at > room) break;
+    if (!header.continued) run = at;
+  }
+  return run;
+}
+
+// Waits until no other leader is in fdatasync on the tail. Throws if the
+// journal was poisoned meanwhile.
+void wait_for_other_syncs(journal_state& state) {
+  std::unique_lock lock(state.mutex);
+  state.changed.wait(lock, [&] { return syncs_in_flight(state) == 1 || state.poison_errno != 0; });
+  check_usable(state, "commit journal");
+}
+
+// Makes the tail durable, then continues in a new segment that begins with
+// record `first_lsn`, the first of a batch of `batch_bytes`.
+void rotate(journal_state& state, std::uint64_t first_lsn, std::uint64_t batch_bytes) {
+  wait_for_other_syncs(state);  // they use the tail's descriptors
+  state.tail.sync_data();       // a segment's records are durable before the next segment's
+  std::uint64_t number;
+  {
+    std::lock_guard lock(state.mutex);
+    number = state.segments.back().number + 1;
+  }
+  // A batch larger than a segment gets one of its own, to the page end.
+  std::uint64_t needed = segment_header_size + batch_bytes + seal_size;
+  std::uint64_t size =
+      needed <= state.options.segment_size ? state.options.segment_size : page_end(needed);
+  start_segment(state, number, first_lsn, size);
+}
+
+// The spare to make a segment of `size` bytes from, taken: none unless reuse
+// is on, one is kept, the segment has the usual size (a record larger than
+// that gets a segment of its own, which leaves the spare for the next) and
+// no cursor may be reading the spare.
+std::optional<std::uint64_t> take_spare(journal_state& state, std::uint64_t size) {
+  std::lock_guard lock(state.mutex);
+  if (!state.options.reuse_segments || size != state.options.segment_size ||
+      state.cursors.use_count() > 1)
+    return std::nullopt;
+  return std::exchange(state.spare_segment, std::nullopt);
+}
+
+// With the lock held: whether a committer of `lsn` may lead now: its record
+// waits in `pending`, no leader is writing and a sync slot is free.
+bool may_lead(const journal_state& state, std::uint64_t lsn) {
+  return lsn >= state.taken_end && !state.writing &&
+         syncs_in_flight(state) < static_cast<int>(state.options.concurrent_syncs);
+}
+
+// With the lock held: gives a verdict to the committers the state now lets
+// go on, and queues them on `to_notify`: those durable, the first that may
+// lead (it takes every pending record), and every one if poisoned. The
+// others sleep on.
+void wake_committers(journal_state& state) noexcept {
+  bool leader_woken = false;
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < state.waiters.size(); ++i) {
+    std::shared_ptr<commit_waiter>& waiter = state.waiters[i];
+    bool durable = waiter->lsn < state.durable_end;
+    bool leads = !durable && !leader_woken && may_lead(state, waiter->lsn);
+    if (!durable && !leads && state.poison_errno == 0) {
+      if (kept != i) state.waiters[kept] = std::move(waiter);
+      ++kept;
+      continue;
+    }
+    leader_woken = leader_woken || leads;
+    waiter->decided = durable ? commit_waiter::durable : commit_waiter::retry;
+    waiter->next_to_notify = std::move(state.to_notify);
+    state.to_notify = std::move(waiter);
+  }
+  state.waiters.resize(kept);
+}
+
+// Releases `lock`, then wakes the committers queued while it was held.
+void unlock_and_notify(journal_state& state, std::unique_lock<std::mutex>& lock) noexcept {
+  std::shared_ptr<commit_waiter> next = std::move(state.to_notify);
+  lock.unlock();
+  while (next) {
+    {
+      std::lock_guard delivering(next->mutex);
+      next->delivered = next->decided;
+    }
+    next->wake.notify_one();
+    next = std::move(next->next_to_notify);
+  }
+}
+
+// With the lock held: the first failure poisons and wakes every committer;
+// later ones (another leader's) add nothing.
+void poison(journal_state& state, int error, const char* message) noexcept {
+  if (state.poison_errno != 0) return;
+  state.poison_errno = error == 0 ? EIO : error;
+  wake_committers(state);
+  try {
+    state.poison_message = message;
+  } catch (const std::bad_alloc&) {  // the errno alone poisons
+  }
+}
+
+// With `lock` held: sleeps until a leader gives this committer of `lsn` its
+// verdict. Returns true, with `lock` released, if its record is durable;
+// false, with `lock` held, if it must look again. Throws bad_alloc.
+bool sleep_until_woken(journal_state& state, std::unique_lock<std::mutex>& lock,
+                       std::uint64_t lsn) {
+  auto me = std::make_shared<commit_waiter>(lsn);
+  state.waiters.push_back(me);
+  lock.unlock();
+  std::unique_lock sleeping(me->mutex);
+  me->wake.wait(sleeping, [&] { return me->delivered != commit_waiter::asleep; });
+  if (me->delivered == commit_waiter::durable) return true;
+  lock.lock();
+  return false;
+}
+
+// With the lock held: takes a sync slot and the pending records.
+unsigned start_leading(journal_state& state, std::vector<std::byte>& batch) {
+  state.writing = true;
+  unsigned slot = (state.busy_syncers & 1u) ? 1 : 0;
+  state.busy_syncers |= 1u << slot;
+  batch = std::move(state.pending);
+  state.pending = std::move(state.spare);
+  state.pending.clear();
+  state.taken_end = state.next_lsn;
+  return slot;
+}
+
+// With the lock held: gives the slot back (and the writing turn if `writing`
+// says it is still held) and queues whoever that lets go on.
+void stop_leading(journal_state& state, unsigned slot, bool writing) {
+  if (writing) state.writing = false;
+  state.busy_syncers &= ~(1u << slot);
+  state.changed.notify_all();
+  wake_committers(state);
+}
+
+// The zeros to write after `run` bytes of records at the tail's offset:
+// none while they end before the tail's zeroed end; once they pass it, up to
+// zero_ahead_size past them (at most to the segment's end). Written before
+// the batch's fdatasync, they let that sync record the blocks as written,
+// so the next commits into them overwrite written blocks and their
+// fdatasync has no extent state to record. In a tail whose blocks are all
+// written but not cached: zeros to the page end, always.
+static_assert(zero_ahead_size <= zero_block_size);
+
+std::span<const std::byte> zeros_after(const journal_state& state, std::size_t run) {
+  std::uint64_t end = state.tail_offset + run;
+  if (state.tail_uncached) {  // to the page end
+    std::uint64_t to = std::min(state.tail_capacity, page_end(end));
+    return zero_block().first(static_cast<std::size_t>(to - end));
+  }
+  if (end <= state.tail_zeroed) return {};
+  std::uint64_t to = std::min(state.tail_capacity, end + zero_ahead_size);
+  return zero_block().first(static_cast<std::size_t>(to - end));
+}
+
+// Writes the framed records of `batch` after the tail, moving to new
+// segments as they fill; salts the checksums of those that land in a
+// reused segment. No sync of the last segment. Throws on failure.
+void write_batch(journal_state& state, std::span<std::byte> batch) {
+  std::size_t done = 0;
+  while (done < batch.size()) {
+    std::span<std::byte> rest = batch.subspan(done);
+    std::uint64_t end = state.tail_capacity - seal_size;  // the seal's room stays free
+    std::size_t run = fitting_run(rest, end > state.tail_offset ? end - state.tail_offset : 0);
+    if (run == 0) {
+      rotate(state, decode_record_header(rest.data()).lsn, first_batch_size(rest));
+      continue;
+    }
+    if (state.tail_salt != 0) salt_records(rest.first(run), state.tail_salt);
+    std::span<const std::byte> zeros = zeros_after(state, run);
+    std::span<const std::byte> pieces[] = {rest.first(run), zeros};
+    state.tail.seek(state.tail_offset);
+    state.tail.write_gather(pieces);  // one pwritev
+    state.tail_zeroed = std::max(state.tail_zeroed, state.tail_offset + run + zeros.size());
+    state.tail_offset += run;
+    done += run;
+  }
+}
+
+// A leader's write or sync failed with `error`: gives back its slot (and
+// the writing turn if `writing`), poisons the journal and wakes everyone.
+// Returns with `lock` released.
+void give_up_leading(journal_state& state, std::unique_lock<std::mutex>& lock, unsigned slot,
+                     bool writing, int error, const char* message) noexcept {
+  if (!lock.owns_lock()) lock.lock();
+  stop_leading(state, slot, writing);
+  poison(state, error, message);
+  unlock_and_notify(state, lock);
+}
+
+// Called with `lock` held when make_durable() says so: takes every pending
+// record, writes them with the lock released, lets the next leader write
+// while it fdatasyncs them, publishes the new durable end and returns with
+// `lock` released. On failure poisons the journal, wakes every committer
+// and rethrows.
+void lead(journal_state& state, std::unique_lock<std::mutex>& lock) {
+  std::vector<std::byte> batch;
+  unsigned slot = start_leading(state, batch);
+  std::uint64_t end = state.taken_end;
+  bool writing = true;
+  lock.unlock();
+  try {
+    write_batch(state, batch);
+    lock.lock();
+    state.writing = writing = false;  // the next leader may write while this one syncs
+    wake_committers(state);
+    file& syncing = state.syncers[slot];  // stays put: rotation waits for this sync
+    unlock_and_notify(state, lock);
+    syncing.sync_data();
+  } catch (const std::system_error& e) {
+    give_up_leading(state, lock, slot, writing, e.code().value(), e.what());
+    throw;
+  } catch (const std::bad_alloc&) {
+    give_up_leading(state, lock, slot, writing, ENOMEM, "out of memory while writing records");
+    throw;
+  } catch (...) {
+    give_up_leading(state, lock, slot, writing, EIO, "an unexpected failure while writing records");
+    throw;
+  }
+  lock.lock();
+  // This sync covers every batch written before this one: the writes
+  // happened before it began.
+  state.durable_end = std::max(state.durable_end, end);
+  stop_leading(state, slot, false);
+  batch.clear();
+  if (state.spare.capacity() < batch.capacity()) state.spare = std::move(batch);
+  unlock_and_notify(state, lock);
+}
+
+}  // namespace
+
+void check_usable(const journal_state& state, const char* operation) {
+  if (state.poison_errno != 0)
+    throw std::system_error(state.poison_errno, std::generic_category(),
+                            describe(operation, state.path().native()) +
+                                " refused: the journal failed earlier (" + state.poison_message +
+                                ")");
+}
+
+void use_tail(journal_state& state, file segment, std::uint64_t offset, std::uint64_t capacity,
+              std::uint64_t zeroed) {
+  for (unsigned i = 0; i < state.options.concurrent_syncs; ++i)
+    state.syncers[i] =
+        open_segment(*state.dir, std::filesystem::path(segment.path()).filename().native(),
+                     open_mode::open_existing);
+  state.tail = std::move(segment);
+  state.tail_offset = offset;
+  state.tail_capacity = capacity;
+  state.tail_zeroed = zeroed;
+  state.tail_salt = 0;
+  state.tail_uncached = false;
+}
+
+void start_segment(journal_state& state, std::uint64_t number, std::uint64_t first_lsn,
+                   std::uint64_t size) {
+  std::uint32_t salt = 0;
+  new_segment next;
+  if (std::optional<std::uint64_t> spare = take_spare(state, size)) {
+    salt = new_segment_salt(number, first_lsn);
+    next = {reuse_spare(*state.dir, *spare, number, first_lsn, size, salt),
+            segment_blocks::written_uncached};
+  }
+  bool reused = next.segment.is_open();
+  if (!reused) next = create_segment(*state.dir, number, first_lsn, size, state.options.zero_fill);
+  if (state.tail.is_open())  // a rotation: the successor exists now, durably
+    seal_segment(state.tail, state.tail_offset, state.tail_capacity,
+                 {.next_lsn = first_lsn, .next_number = number, .salt = state.tail_salt});
+  state.tail.close();
+  for (file& syncer : state.syncers) syncer.close();
+  bool written = next.blocks != segment_blocks::unwritten;
+  use_tail(state, std::move(next.segment), segment_header_size, size,
+           written ? size : segment_header_size);
+  state.tail_salt = reused ? salt : 0;
+  state.tail_uncached = next.blocks == segment_blocks::written_uncached;
+  std::lock_guard lock(state.mutex);
+  state.segments.push_back({number, first_lsn, reused});
+}
+
+void make_durable(journal_state& state, std::unique_lock<std::mutex>& lock, std::uint64_t lsn,
+                  const char* operation) {
+  // Durable first, poisoned second: a sync that succeeded covers its batch
+  // even if another leader failed meanwhile.
+  while (state.durable_end <= lsn) {
+    check_usable(state, operation);
+    if (may_lead(state, lsn)) {
+      lead(state, lock);  // its batch holds `lsn`
+      return;
+    }
+    if (sleep_until_woken(state, lock, lsn)) return;
+  }
+  lock.unlock();
+}
+
+}  // namespace sluice::detail

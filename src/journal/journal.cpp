@@ -1,0 +1,320 @@
+// sluice::journal: open (with recovery), append, commit, truncate, close.
+#include "sluice/journal.hpp"
+
+#include <pthread.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "journal/format.hpp"
+#include "journal/journal_directory.hpp"
+#include "journal/lock.hpp"
+#include "journal/recovery.hpp"
+#include "journal/segments.hpp"
+#include "journal/state.hpp"
+#include "os/error_messages.hpp"
+
+namespace sluice {
+namespace detail {
+namespace {
+
+std::atomic<unsigned> forks_seen{0};
+
+void count_fork_in_child() { forks_seen.fetch_add(1, std::memory_order_relaxed); }
+
+}  // namespace
+
+unsigned fork_generation() noexcept { return forks_seen.load(std::memory_order_relaxed); }
+
+void watch_forks() {
+  static std::once_flag installed;
+  std::call_once(installed, [] {
+    if (int error = ::pthread_atfork(nullptr, nullptr, count_fork_in_child))
+      throw std::system_error(error, std::generic_category(), "sluice: pthread_atfork");
+  });
+}
+
+void check_not_inherited(const journal_state& state, const char* operation) {
+  if (!inherited(state)) return;
+  throw std::system_error(EBADF, std::generic_category(),
+                          describe(operation, state.path().native()) +
+                              ": the journal was opened by a parent of this process, before a "
+                              "fork(); only that process may use it");
+}
+
+}  // namespace detail
+
+namespace {
+
+detail::journal_state& usable(const std::unique_ptr<detail::journal_state>& state,
+                              const char* operation) {
+  if (!state)
+    throw std::system_error(EBADF, std::generic_category(),
+                            std::string(detail::message_prefix) + operation + " journal: not open");
+  detail::check_not_inherited(*state, operation);
+  return *state;
+}
+
+// EBADF for a call that would write to a journal opened read_only.
+void check_writable(const detail::journal_state& s, const char* operation) {
+  if (!s.options.read_only) return;
+  throw std::system_error(
+      EBADF, std::generic_category(),
+      detail::describe(operation, s.path().native()) + ": the journal was opened read_only");
+}
+
+// EINVAL for options journal::open cannot take.
+void check_options(const std::filesystem::path& dir, const journal_options& options) {
+  if (options.concurrent_syncs < 1 || options.concurrent_syncs > detail::max_syncs_in_flight)
+    throw std::system_error(
+        EINVAL, std::generic_category(),
+        detail::describe("open journal", dir.native()) + ": concurrent_syncs must be 1 or 2");
+  if (options.segment_size < detail::min_segment_size)
+    throw std::system_error(
+        EINVAL, std::generic_category(),
+        detail::describe("open journal", dir.native()) + ": segment_size below 4096 bytes");
+}
+
+// EMSGSIZE for a record beyond max_record_size.
+void check_record_size(const detail::journal_state& s, std::size_t size) {
+  if (size <= journal::max_record_size) return;
+  throw std::system_error(EMSGSIZE, std::generic_category(),
+                          detail::describe("append to journal", s.path().native()) + ": " +
+                              std::to_string(size) + " bytes, more than the 64 MiB limit");
+}
+
+// Grows `pending` to hold `more` bytes after its end, doubling at least so
+// that appends stay amortized O(1). Throws bad_alloc with `pending` unchanged.
+void make_room(std::vector<std::byte>& pending, std::size_t more) {
+  std::size_t needed = pending.size() + more;
+  if (needed > pending.capacity()) pending.reserve(std::max(needed, 2 * pending.capacity()));
+}
+
+void start_new_segment(detail::journal_state& s, std::uint64_t number) {
+  detail::start_segment(s, number, s.next_lsn, s.options.segment_size);
+}
+
+// Removes segment `number` of the journal, or renames it to its spare name
+// if `as_spare`. Throws system_error.
+void drop_segment(const detail::journal_state& s, std::uint64_t number, bool as_spare) {
+  if (as_spare)
+    s.dir->rename(detail::segment_name(number), detail::spare_name(number));
+  else
+    s.dir->remove(detail::segment_name(number));
+}
+
+// Takes the `count` oldest segments, whose files are gone, off the
+// journal's list.
+void forget_segments(detail::journal_state& s, std::size_t count) noexcept {
+  std::lock_guard lock(s.mutex);
+  s.segments.erase(s.segments.begin(), s.segments.begin() + static_cast<std::ptrdiff_t>(count));
+}
+
+// Keeps, with options.reuse_segments, the newest spare numbered below every
+// segment (so that it holds only smaller lsns than any record to come) and
+// removes the others: all of them when the journal starts afresh, as their
+// lsns may come again. Their removal is made durable by the directory sync
+// that creates or continues a segment, before any record is written. The
+// spare kept must be a regular file (EINVAL otherwise, as for a segment),
+// or the first rotation into it would fail and poison the journal.
+void sort_spares(detail::journal_state& s, const detail::recovered_journal& found) {
+  for (std::uint64_t spare : found.spares) {
+    bool usable = s.options.reuse_segments && !found.segments.empty() &&
+                  spare < found.segments.front().number &&
+                  (!s.spare_segment || spare > *s.spare_segment);
+    if (usable && s.spare_segment) s.dir->remove(detail::spare_name(*s.spare_segment));
+    if (usable)
+      s.spare_segment = spare;
+    else
+      s.dir->remove(detail::spare_name(spare));
+  }
+  if (s.spare_segment)
+    detail::open_segment(*s.dir, detail::spare_name(*s.spare_segment), open_mode::read_only)
+        .close();
+}
+
+// Continues the recovered journal: in its newest segment if that ends
+// cleanly, has the current format and room for a seal after its records,
+// else in a fresh one, once the newest is sealed. Either way the recovered
+// records are synced.
+void continue_recovered(detail::journal_state& s, const detail::recovered_journal& found) {
+  std::uint64_t newest = found.segments.back().number;
+  file last = detail::open_segment(*s.dir, detail::segment_name(newest), open_mode::open_existing);
+  last.sync_data();
+  bool continuable = found.tail_clean && found.tail_version == detail::journal_version &&
+                     found.tail_offset + detail::seal_size <= found.tail_size;
+  if (!continuable) {
+    start_new_segment(s, newest + 1);
+    detail::seal_segment(
+        last, found.tail_offset, found.tail_size,
+        {.next_lsn = s.next_lsn, .next_number = newest + 1, .salt = found.tail_salt});
+    last.close();
+    return;
+  }
+  // The segment's name may still be an unsynced rename of the process that
+  // created it: made durable before a commit into it can be acknowledged.
+  s.dir->sync();
+  detail::use_tail(s, std::move(last), found.tail_offset, found.tail_size, found.tail_zeroed);
+}
+
+}  // namespace
+
+journal::journal() noexcept = default;
+journal::journal(std::unique_ptr<detail::journal_state> state) noexcept
+    : state_(std::move(state)) {}
+journal::journal(journal&&) noexcept = default;
+journal& journal::operator=(journal&& other) noexcept {
+  if (this != &other) {
+    journal discarded(std::move(*this));
+    state_ = std::move(other.state_);
+  }
+  return *this;
+}
+
+journal::~journal() {
+  if (!state_) return;
+  try {
+    close();
+  } catch (const std::system_error& e) {
+    detail::report_error(e.code(),
+                         std::string(e.what()) + " (closing a journal in its destructor)");
+  } catch (...) {
+    detail::report_error(std::error_code(EIO, std::generic_category()),
+                         "sluice: close journal in its destructor failed");
+  }
+}
+
+journal journal::open(const std::filesystem::path& dir, journal_options options) {
+  check_options(dir, options);
+  detail::watch_forks();
+  if (!options.read_only) detail::make_directory(dir);
+  auto directory = std::make_shared<const detail::journal_directory>(dir);
+  file lock = detail::lock_journal(*directory, options.read_only ? detail::journal_access::read_only
+                                                                 : detail::journal_access::write);
+  detail::recovered_journal found = detail::recover_journal(
+      *directory, options.recovery, detail::recovery_changes(*directory, !options.read_only));
+  auto s = std::make_unique<detail::journal_state>();
+  s->dir = std::move(directory);
+  s->options = options;
+  s->lock = std::move(lock);
+  s->next_lsn = s->taken_end = s->durable_end = found.next_lsn;
+  s->segments = found.segments;
+  if (options.read_only) return journal(std::move(s));
+  sort_spares(*s, found);
+  if (found.segments.empty())
+    start_new_segment(*s, 1);
+  else
+    continue_recovered(*s, found);
+  return journal(std::move(s));
+}
+
+std::uint64_t journal::append(std::span<const std::byte> bytes) {
+  return append(std::span<const std::span<const std::byte>>(&bytes, 1));
+}
+
+std::uint64_t journal::append(std::span<const std::span<const std::byte>> records) {
+  detail::journal_state& s = usable(state_, "append to");
+  check_writable(s, "append to journal");
+  std::size_t framed = 0;
+  for (std::span<const std::byte> bytes : records) {
+    check_record_size(s, bytes.size());
+    framed += static_cast<std::size_t>(detail::framed_size(bytes.size()));
+  }
+  std::lock_guard lock(s.mutex);
+  detail::check_usable(s, "append to journal");
+  make_room(s.pending, framed);  // the only step that can fail: before any lsn is taken
+  for (std::size_t i = 0; i < records.size(); ++i)  // all but the last: the batch goes on
+    detail::encode_record(s.pending, s.next_lsn++, s.durable_end, records[i],
+                          i + 1 < records.size());
+  return s.next_lsn - 1;
+}
+
+void journal::commit(std::uint64_t lsn) {
+  detail::journal_state& s = usable(state_, "commit");
+  std::unique_lock lock(s.mutex);
+  detail::check_usable(s, "commit journal");
+  if (lsn >= s.next_lsn)
+    throw std::system_error(EINVAL, std::generic_category(),
+                            detail::describe("commit journal", s.path().native()) + ": lsn " +
+                                std::to_string(lsn) + " was not appended yet");
+  detail::make_durable(s, lock, lsn, "commit journal");
+}
+
+std::uint64_t journal::write(std::span<const std::byte> bytes) {
+  std::uint64_t lsn = append(bytes);
+  commit(lsn);
+  return lsn;
+}
+
+void journal::truncate_before(std::uint64_t lsn) {
+  detail::journal_state& s = usable(state_, "truncate");
+  check_writable(s, "truncate journal");
+  std::lock_guard one_at_a_time(s.truncating);
+  // The doomed segments stay listed until their files are gone: a failure,
+  // or running out of memory here, leaves no gap in the numbers.
+  std::vector<std::uint64_t> doomed;
+  bool keep = false;  // the newest doomed becomes the spare
+  {
+    std::lock_guard lock(s.mutex);
+    detail::check_usable(s, "truncate journal");
+    std::size_t count = 0;
+    while (count + 1 < s.segments.size() && s.segments[count + 1].first_lsn <= lsn) ++count;
+    doomed.reserve(count);
+    for (std::size_t i = 0; i < count; ++i) doomed.push_back(s.segments[i].number);
+    keep = s.options.reuse_segments && count > 0 && !s.spare_segment;
+  }
+  std::size_t done = 0;
+  try {
+    for (; done < doomed.size(); ++done)
+      drop_segment(s, doomed[done], keep && done + 1 == doomed.size());
+  } catch (...) {
+    forget_segments(s, done);
+    throw;
+  }
+  forget_segments(s, done);
+  if (doomed.empty()) return;
+  s.dir->sync();
+  // Only now: a segment made from the spare rewrites its header, which
+  // must never land under the segment's old name.
+  if (!keep) return;
+  std::lock_guard lock(s.mutex);
+  s.spare_segment = doomed.back();
+}
+
+std::uint64_t journal::next_lsn() const {
+  detail::journal_state& s = usable(state_, "query");
+  std::lock_guard lock(s.mutex);
+  return s.next_lsn;
+}
+
+std::uint64_t journal::first_lsn() const {
+  detail::journal_state& s = usable(state_, "query");
+  std::lock_guard lock(s.mutex);
+  return detail::oldest_kept(s);
+}
+
+void journal::close() {
+  if (!state_) return;
+  std::unique_ptr<detail::journal_state> s = std::move(state_);  // closed whatever happens
+  // A copy in a child of fork() only lets go of its descriptors: the journal
+  // is the parent's, and the lock stays with it.
+  if (detail::inherited(*s)) return;
+  {
+    std::unique_lock lock(s->mutex);
+    detail::check_usable(*s, "close journal");
+    detail::make_durable(*s, lock, s->next_lsn - 1, "close journal");
+    lock.lock();
+    s->changed.wait(lock,
+                    [&] { return detail::syncs_in_flight(*s) == 0; });  // other committers' syncs
+  }
+  for (file& syncer : s->syncers) syncer.close();
+  s->tail.close();
+  s->lock.close();  // last: another process may open the journal from here on
+}
+
+}  // namespace sluice

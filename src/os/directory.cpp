@@ -1,0 +1,58 @@
+// Opening a directory and syncing it; the absolute paths of the files a
+// writer creates in one.
+#include "os/directory.hpp"
+
+#include <fcntl.h>
+
+#include <cerrno>
+#include <string>
+#include <system_error>
+#include <utility>
+
+#include "os/error_messages.hpp"
+#include "os/sys.hpp"
+#include "os/transfer.hpp"
+
+namespace sluice {
+
+file detail::open_directory(const std::filesystem::path& path) {
+  int fd = restart_interrupted(
+      [&] { return sys().openat(AT_FDCWD, path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0); });
+  if (fd < 0) throw_error(errno, "open directory", path.native());
+  return file(fd, path.native());
+}
+
+file detail::open_directory_to_sync(const std::filesystem::path& path, const file& held) {
+  std::string shown = held.path();  // before the open: nothing may throw between it and the file
+  int fd = restart_interrupted([&] {
+    return sys().openat(held.native_handle(), ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+  });
+  if (fd < 0) {
+    int error = errno;
+    throw std::system_error(error, std::generic_category(),
+                            describe("open", path.native()) + ": cannot open its directory '" +
+                                held.path() + "' to sync it at close; nothing was created");
+  }
+  return file(fd, std::move(shown));
+}
+
+void detail::sync_open_directory(file& directory) {
+  if (sys().fsync(directory.native_handle()) != 0)
+    throw_error(errno, "fsync directory", directory.path());
+  directory.close();
+}
+
+std::filesystem::path detail::absolute_path(const std::filesystem::path& path) {
+  if (path.empty()) throw_error(ENOENT, "open", "");
+  std::error_code error;
+  std::filesystem::path made = std::filesystem::absolute(path, error);
+  if (error) throw_error(error.value(), "open", path.native());
+  return made;
+}
+
+void sync_directory(const std::filesystem::path& path) {
+  file directory = detail::open_directory(path);  // closes on every path out
+  detail::sync_open_directory(directory);
+}
+
+}  // namespace sluice

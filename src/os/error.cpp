@@ -1,0 +1,81 @@
+// write_error, the error handler, and the message format every error uses.
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <string>
+
+#include "os/error_messages.hpp"
+
+namespace sluice {
+namespace {
+
+// Not a file operation, so not routed through detail::sys: it must work even
+// while a test has replaced the seam. One writev so that concurrent reports
+// do not interleave; the result is ignored because there is nowhere left to
+// report to.
+void print_to_stderr(const std::error_code&, std::string_view message) noexcept {
+  char newline = '\n';
+  iovec parts[2] = {{const_cast<char*>(message.data()), message.size()}, {&newline, 1}};
+  [[maybe_unused]] auto ignored = ::writev(STDERR_FILENO, parts, 2);
+}
+
+std::atomic<error_handler> installed{print_to_stderr};
+
+}  // namespace
+
+write_error::write_error(int errno_value, const std::string& what, std::uint64_t offset,
+                         std::uint64_t bytes_written)
+    : std::system_error(errno_value, std::generic_category(), what),
+      offset_(offset),
+      bytes_written_(bytes_written) {}
+
+error_handler set_error_handler(error_handler handler) noexcept {
+  return installed.exchange(handler ? handler : print_to_stderr);
+}
+
+namespace detail {
+
+void report_error(const std::error_code& code, std::string_view message) noexcept {
+  installed.load()(code, message);
+}
+
+std::string describe(std::string_view operation, std::string_view path) {
+  std::string text(message_prefix);
+  text += operation;
+  text += " '";
+  text += path;
+  text += '\'';
+  return text;
+}
+
+std::string describe(std::string_view operation, std::string_view path, std::uint64_t offset) {
+  return describe(operation, path) + " at offset " + std::to_string(offset);
+}
+
+void throw_error(int errno_value, std::string_view operation, std::string_view path) {
+  throw std::system_error(errno_value, std::generic_category(), describe(operation, path));
+}
+
+void throw_error(int errno_value, std::string_view operation, std::string_view path,
+                 std::uint64_t offset) {
+  throw std::system_error(errno_value, std::generic_category(), describe(operation, path, offset));
+}
+
+write_error write_failed(int errno_value, std::string_view path, std::uint64_t offset,
+                         std::uint64_t written, std::string_view note) {
+  std::uint64_t failed_at = offset + written;
+  return write_error(errno_value, describe("write", path, failed_at).append(note), failed_at,
+                     written);
+}
+
+}  // namespace detail
+void detail::throw_open_failure(int error, std::string_view path, bool direct) {
+  if (!direct || error != EINVAL) throw_error(error, "open", path);
+  throw std::system_error(EINVAL, std::generic_category(),
+                          describe("open", path) +
+                              ": the filesystem refuses O_DIRECT, or this is not a file direct "
+                              "I/O can write");
+}
+
+}  // namespace sluice

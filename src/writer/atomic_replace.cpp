@@ -1,0 +1,209 @@
+#include "writer/atomic_replace.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <random>
+#include <system_error>
+#include <utility>
+
+#include "os/directory.hpp"
+#include "os/error_messages.hpp"
+#include "os/sys.hpp"
+#include "os/transfer.hpp"
+#include "writer/resolve_target.hpp"
+
+namespace sluice::detail {
+namespace {
+
+// A fresh candidate name for a named temporary replacing `destination`.
+std::string candidate_name(const std::string& destination) {
+  thread_local std::mt19937_64 random{std::random_device{}()};
+  char suffix[9];
+  std::snprintf(suffix, sizeof suffix, "%08x", static_cast<unsigned>(random()));
+  return temporary_prefix(destination) + suffix;
+}
+
+// Calls `attempt(name)` with fresh names while the name is taken (EEXIST);
+// returns the name that worked, or calls `fail(errno, name)`, which throws,
+// at the first other failure.
+template <class Attempt, class Fail>
+std::string with_fresh_name(const std::string& destination, Attempt attempt, Fail fail) {
+  for (int tries = 0;; ++tries) {
+    std::string name = candidate_name(destination);
+    if (attempt(name) == 0) return name;
+    if (errno != EEXIST || tries == 100) fail(errno, name);
+  }
+}
+
+// "/proc/self/fd/<fd>", made without allocating: it is needed once the
+// temporary exists, where a std::bad_alloc would leave it behind.
+struct self_path {
+  explicit self_path(int fd) { std::snprintf(text, sizeof text, "/proc/self/fd/%d", fd); }
+  char text[32];
+};
+
+// An unnamed temporary gets its name at install() by a link from
+// /proc/self/fd, which a sandbox or chroot may lack: checked before any byte
+// is accepted (one stat).
+bool can_be_named(int fd) {
+  struct stat st {};
+  return sys().stat(self_path(fd).text, &st) == 0;
+}
+
+// O_TMPFILE refused: by the filesystem (EOPNOTSUPP), or by a kernel older
+// than it (EISDIR, or EINVAL for the unknown flag).
+bool unnamed_temporaries_unsupported(int error) {
+  return error == EOPNOTSUPP || error == EISDIR || error == EINVAL;
+}
+
+// "'<directory>/<name>'", for messages.
+std::string shown_in(const replacement& rest, const std::string& name) {
+  return "'" + rest.directory.path() + "/" + name + "'";
+}
+
+[[noreturn]] void cannot_create(int error, const std::string& given, const std::string& what) {
+  throw std::system_error(error, std::generic_category(),
+                          describe("open", given) + ": cannot create the temporary file " + what);
+}
+
+int open_in(const replacement& rest, const char* name, int flags, mode_t permissions) {
+  return restart_interrupted([&] {
+    return sys().openat(rest.directory.native_handle(), name, flags | O_RDWR | O_CLOEXEC,
+                        permissions);
+  });
+}
+
+// Creates the temporary in `rest.directory` with `permissions`: unnamed if
+// possible; `rest.name` is set if it is not. Throws naming `given`.
+int create_temporary(const std::string& given, replacement& rest, mode_t permissions) {
+  int fd = open_in(rest, ".", O_TMPFILE, permissions);
+  if (fd >= 0 && can_be_named(fd)) return fd;
+  if (fd >= 0) {
+    sys().close(fd);
+  } else if (int error = errno; !unnamed_temporaries_unsupported(error)) {
+    cannot_create(error, given, "in '" + rest.directory.path() + "' (O_TMPFILE)");
+  }
+  rest.name = with_fresh_name(
+      rest.destination,
+      [&](const std::string& candidate) {
+        fd = open_in(rest, candidate.c_str(), O_CREAT | O_EXCL, permissions);
+        return fd < 0 ? -1 : 0;
+      },
+      [&](int error, const std::string& candidate) {
+        cannot_create(error, given, shown_in(rest, candidate));
+      });
+  return fd;
+}
+
+// caching::direct, set once the temporary exists: an EINVAL can only be
+// the filesystem refusing O_DIRECT.
+void use_direct_io(file& temporary) {
+  if (sys().setfl(temporary.native_handle(), O_DIRECT) == 0) return;
+  int error = errno;
+  throw std::system_error(
+      error, std::generic_category(),
+      describe("open", temporary.path()) +
+          (error == EINVAL ? ": the filesystem refuses O_DIRECT (caching::direct)"
+                           : ": cannot set O_DIRECT on the temporary file"));
+}
+
+// Links the unnamed temporary into the directory under a fresh name.
+void name_temporary(file& target, replacement& rest) {
+  self_path self(target.native_handle());
+  rest.name = with_fresh_name(
+      rest.destination,
+      [&](const std::string& candidate) {
+        return sys().linkat(AT_FDCWD, self.text, rest.directory.native_handle(), candidate.c_str(),
+                            AT_SYMLINK_FOLLOW);
+      },
+      [&](int error, const std::string& candidate) {
+        throw std::system_error(error, std::generic_category(),
+                                describe("link", target.path()) +
+                                    ": cannot give the temporary file the name " +
+                                    shown_in(rest, candidate));
+      });
+}
+
+void rename_over(const std::string& given, replacement& rest) {
+  int dir = rest.directory.native_handle();
+  if (sys().renameat(dir, rest.name.c_str(), dir, rest.destination.c_str()) == 0) return;
+  int error = errno;
+  throw std::system_error(error, std::generic_category(),
+                          describe("rename", given) + ": cannot rename the temporary file " +
+                              shown_in(rest, rest.name) + " over '" + rest.destination_path + "'");
+}
+
+void sync_after_rename(const std::string& given, replacement& rest) {
+  if (sys().fsync(rest.directory.native_handle()) == 0) return;
+  int error = errno;
+  throw std::system_error(error, std::generic_category(),
+                          describe("fsync", given) + ": the rename over '" + rest.destination_path +
+                              "' is done, but its directory '" + rest.directory.path() +
+                              "' could not be synced, so it may not survive a power loss");
+}
+
+void close_directory(const std::string& given, replacement& rest) {
+  if (sys().close(rest.directory.release()) == 0) return;
+  int error = errno;
+  throw std::system_error(
+      error, std::generic_category(),
+      describe("close", given) + ": cannot close its directory '" + rest.directory.path() + "'");
+}
+
+}  // namespace
+
+std::string temporary_prefix(const std::filesystem::path& target) {
+  // With the 8 hex digits after it, at most NAME_MAX bytes: a long name is cut.
+  constexpr std::string_view before = ".", after = ".sluice-tmp-";
+  constexpr std::size_t name_max = 255, room = name_max - before.size() - after.size() - 8;
+  std::string prefix(before);
+  prefix.append(target.filename().native(), 0, room);
+  prefix += after;
+  return prefix;
+}
+
+temporary open_temporary(const std::filesystem::path& target, bool direct) {
+  // Every later step names the directory of open time, whatever chdir() does.
+  std::filesystem::path given = absolute_path(target);
+  std::string shown = given.native();  // the temporary's path(), made before it exists
+  resolved_target where = find_target(given, target_use::replace);
+  temporary made{{},
+                 {open_directory_to_sync(given, where.directory), {}, where.name, where.path, {}}};
+  check_directory(given, where, made.rest.directory);
+  // Created private when it replaces a file: it gets that file's mode once
+  // it has its owner and ACL, never wider than the old file meanwhile.
+  mode_t permissions = where.status ? 0600 : 0666;
+  int fd = create_temporary(given.native(), made.rest, permissions);
+  made.target = file(fd, std::move(shown));
+  try {
+    if (direct) use_direct_io(made.target);
+    if (where.status) made.rest.kept = copy_metadata(made.target, where);
+  } catch (...) {
+    discard(made.target, made.rest);
+    throw;
+  }
+  return made;
+}
+
+void install(file& target, replacement& rest) {
+  restore_privileges(target, rest.kept);
+  target.sync_all();
+  if (rest.name.empty()) name_temporary(target, rest);
+  target.close();  // before the rename: a failure here leaves the old content in place
+  rename_over(target.path(), rest);
+  rest.name.clear();  // it is the destination's now
+  sync_after_rename(target.path(), rest);
+  close_directory(target.path(), rest);
+}
+
+void discard(file& target, replacement& rest) noexcept {
+  if (target.is_open()) sys().close(target.release());
+  if (!rest.name.empty() && rest.directory.is_open())
+    sys().unlinkat(rest.directory.native_handle(), rest.name.c_str(), 0);
+  if (rest.directory.is_open()) sys().close(rest.directory.release());
+}
+
+}  // namespace sluice::detail

@@ -1,0 +1,140 @@
+// sluice::writer: how it opens its path, for each option that changes it
+// (atomic_replace, durability::all_on_close, caching::direct).
+#include <fcntl.h>
+
+#include <cerrno>
+#include <memory>
+#include <optional>
+#include <string>
+#include <system_error>
+#include <utility>
+
+#include "os/directory.hpp"
+#include "os/error_messages.hpp"
+#include "os/sys.hpp"
+#include "os/transfer.hpp"
+#include "sluice/writer.hpp"
+#include "writer/atomic_replace.hpp"
+#include "writer/resolve_target.hpp"
+
+namespace sluice {
+namespace {
+
+// all_on_close: opens of a path that keeps disappearing between the checks
+// and the open (another process creating and removing it) before giving up.
+constexpr int synced_open_attempts = 10;
+
+// openat(dir, name, flags | O_WRONLY), O_DIRECT if `direct`: the
+// descriptor, or -1 with errno.
+int open_for_writing(int dir, const char* name, int flags, bool direct) {
+  return detail::restart_interrupted([&] {
+    return detail::sys().openat(dir, name, flags | O_WRONLY | O_CLOEXEC | (direct ? O_DIRECT : 0),
+                                0666);
+  });
+}
+
+// What an all_on_close writer opened: the file, the directory to sync at
+// close if it created the file, and whether the file still holds its old
+// content (caching::direct: emptied once the buffer is allocated).
+struct synced_open {
+  file target;
+  file directory;
+  bool old_content = false;
+};
+
+// One attempt at opening the file find_target resolved, through the
+// directory it holds: created (O_EXCL) with its directory kept for the sync
+// at close, or, if it exists, opened without O_CREAT (and without following
+// a link, but the /proc link it may be). Nothing if it was removed, or
+// replaced by a link, since it was resolved.
+std::optional<synced_open> open_resolved(const std::filesystem::path& path,
+                                         const std::filesystem::path& absolute,
+                                         const detail::resolved_target& where, bool direct) {
+  std::optional<std::system_error> cannot_sync;
+  synced_open opened;
+  try {
+    opened.directory = detail::open_directory_to_sync(absolute, where.directory);
+  } catch (const std::system_error& e) {
+    cannot_sync = e;
+  }
+  std::string shown = path.native();  // before the open: nothing may throw between it and the file
+  if (!cannot_sync) {
+    int fd = open_for_writing(opened.directory.native_handle(), where.name.c_str(),
+                              O_CREAT | O_EXCL, direct);
+    if (fd >= 0) {
+      opened.target = file(fd, std::move(shown));
+      return opened;
+    }
+    if (errno != EEXIST) detail::throw_open_failure(errno, path.native(), direct);
+    opened.directory = file();  // an existing file needs no directory sync
+  }
+  int flags = (direct ? 0 : O_TRUNC) | (where.descriptor_link ? 0 : O_NOFOLLOW);
+  int fd = open_for_writing(where.directory.native_handle(), where.name.c_str(), flags, direct);
+  if (fd >= 0) {
+    opened.target = file(fd, std::move(shown));
+    opened.old_content = direct;
+    return opened;
+  }
+  int error = errno;
+  if (error == ENOENT && cannot_sync) throw *cannot_sync;
+  if (error == ENOENT || (error == ELOOP && !where.descriptor_link)) return std::nullopt;
+  detail::throw_open_failure(error, path.native(), direct);
+}
+
+}  // namespace
+
+// Opens what the writer writes to: a temporary beside `path` for
+// atomic_replace, else `path` itself, with O_DIRECT for caching::direct.
+// Returns whether the file still holds its old content, to be emptied once
+// the buffer is allocated: caching::direct opens an existing file without
+// O_TRUNC, as its buffer may have to be allocated again for the alignment.
+bool writer::open_target(const std::filesystem::path& path, const writer_options& options) {
+  bool direct = options.caching == caching::direct;
+  if (options.atomic_replace) {
+    open_replacement(path, direct);
+    return false;
+  }
+  if (options.durability == durability::all_on_close) return open_synced(path, direct);
+  if (!direct) {
+    target_ = file::open(path);
+    return false;
+  }
+  std::string shown = path.native();
+  int fd = open_for_writing(AT_FDCWD, path.c_str(), O_CREAT, true);
+  if (fd < 0) detail::throw_open_failure(errno, path.native(), true);
+  target_ = file(fd, std::move(shown));
+  return true;
+}
+
+void writer::open_replacement(const std::filesystem::path& path, bool direct) {
+  auto rest = std::make_unique<detail::replacement>();  // allocated before anything is created
+  detail::temporary opened = detail::open_temporary(path, direct);
+  target_ = std::move(opened.target);
+  *rest = std::move(opened.rest);
+  modes_.replacing = std::move(rest);
+}
+
+// durability::all_on_close: the path resolved as atomic_replace resolves
+// it, then a file this writer creates (O_EXCL, in the directory resolved)
+// has that directory synced at close, through a descriptor opened before
+// the file is created, so that a directory that cannot be read (mode 0300)
+// fails here, with nothing created. An existing file needs no directory
+// sync: it is written even there. A file that disappears between the two
+// opens is resolved and created again, a few times at most.
+bool writer::open_synced(const std::filesystem::path& path, bool direct) {
+  std::filesystem::path absolute = detail::absolute_path(path);
+  for (int attempt = 0; attempt < synced_open_attempts; ++attempt) {
+    detail::resolved_target where = detail::find_target(absolute, detail::target_use::open);
+    std::optional<synced_open> opened = open_resolved(path, absolute, where, direct);
+    if (!opened) continue;
+    target_ = std::move(opened->target);
+    modes_.directory = std::move(opened->directory);
+    return opened->old_content;
+  }
+  throw std::system_error(EAGAIN, std::generic_category(),
+                          detail::describe("open", path.native()) +
+                              ": the file keeps appearing and disappearing (tried " +
+                              std::to_string(synced_open_attempts) + " times)");
+}
+
+}  // namespace sluice

@@ -1,0 +1,235 @@
+#include "writer/uring_write_behind.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "os/error_messages.hpp"
+#include "os/sys.hpp"
+#include "os/transfer.hpp"
+
+namespace sluice::detail {
+namespace {
+
+// One submission writes at most this much; a larger buffer is continued.
+constexpr std::size_t largest_write = std::size_t(1) << 30;
+
+// Keeps a buffer the kernel may still write from (waiting for its write
+// failed) for the life of the process: never freed, never reused, and
+// still reachable, so that a leak checker does not report it.
+void abandon(owned_buffer buffer) noexcept {
+  static std::mutex guard;
+  static auto* kept = new std::vector<owned_buffer>;  // never destroyed
+  std::lock_guard lock(guard);
+  try {
+    kept->push_back(std::move(buffer));
+  } catch (...) {
+    (void)buffer.data.release();  // no memory to remember it: lost all the same
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<write_behind> uring_write_behind::open(int fd, std::string path, std::size_t depth,
+                                                       std::size_t align, std::size_t capacity) {
+  // In append mode the kernel puts each write at the end, whatever its
+  // offset: writes in flight together could land in any order.
+  struct stat st {};
+  if (sys().fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return nullptr;
+  int flags = sys().getfl(fd);
+  if (flags == -1 || (flags & O_APPEND)) return nullptr;
+  void* ring = nullptr;
+  if (sys().ring_open(static_cast<unsigned>(depth), &ring) != 0) return nullptr;
+  return std::unique_ptr<write_behind>(new uring_write_behind(
+      ring, fd, std::move(path), depth, align, capacity, static_cast<std::uint64_t>(st.st_size)));
+}
+
+uring_write_behind::uring_write_behind(void* ring, int fd, std::string path, std::size_t depth,
+                                       std::size_t align, std::size_t capacity, std::uint64_t size)
+    : ring_(ring),
+      fd_(fd),
+      path_(std::move(path)),
+      depth_(depth),
+      align_(align),
+      capacity_(capacity),
+      old_size_(size) {
+  try {
+    for (std::size_t i = 0; i < depth + 1; ++i) free_.push_back(allocate_buffer(capacity, align));
+    register_buffers();
+  } catch (...) {
+    sys().ring_close(ring_);
+    throw;
+  }
+}
+
+// Every buffer is one the kernel may pin; if it will not, they stay plain.
+void uring_write_behind::register_buffers() {
+  for (const owned_buffer& buffer : free_)
+    registered_.push_back({buffer.data.get(), buffer.capacity});
+  if (sys().ring_register(ring_, registered_.data(), static_cast<unsigned>(registered_.size())) !=
+      0)
+    registered_.clear();
+}
+
+uring_write_behind::~uring_write_behind() {
+  while (in_flight_ > 0 && !lost_) reap_one();
+  // The kernel may still write from these: better kept than reused.
+  if (lost_)
+    for (job& j : jobs_)
+      if (j.now == state::failed) abandon(std::move(j.buffer));
+  sys().ring_close(ring_);
+}
+
+// The registered buffer `data` is, or -1. A buffer of another capacity is
+// never one: the writer's buffer only grows, so memory at a registered
+// address but of a new capacity is a new allocation the kernel has not
+// pinned.
+int uring_write_behind::slot_of(const char* data, std::size_t capacity) const {
+  if (capacity != capacity_) return -1;
+  for (std::size_t i = 0; i < registered_.size(); ++i)
+    if (registered_[i].iov_base == data) return static_cast<int>(i);
+  return -1;
+}
+
+owned_buffer uring_write_behind::hand_off(std::unique_ptr<char[], free_deleter>& full,
+                                          std::size_t capacity, std::size_t size,
+                                          std::uint64_t offset) {
+  // Wait for the oldest write while `depth` are under way.
+  while (jobs_.size() >= depth_ && !failing_ && in_flight_ > 0) {
+    reap_one();
+    retire();
+  }
+  owned_buffer next;
+  if (!failing_) {
+    next = take_free(free_, capacity);
+    if (!next.data) next = allocate_buffer(capacity, align_);
+  }
+  int slot = slot_of(full.get(), capacity);
+  job& queued = jobs_.emplace_back();  // may throw: `full` is not taken yet
+  static_cast<handed_off&>(queued) = {{std::move(full), capacity}, size, offset};
+  queued.tag = next_tag_++;
+  queued.slot = slot;
+  if (failing_) {
+    settle();
+    return {};
+  }
+  submit(queued);
+  return next;
+}
+
+bool uring_write_behind::drain() {
+  while (in_flight_ > 0) reap_one();
+  retire();
+  if (!failing_) return true;
+  settle();
+  return false;
+}
+
+write_behind::failed_writes uring_write_behind::failure() const {
+  failed_writes failed{error_, failed_at_, {}};
+  for (const job& queued : jobs_) add_unwritten(failed, queued);
+  return failed;
+}
+
+// Submits what `j` still has to write.
+void uring_write_behind::submit(job& j) {
+  std::size_t left = std::min(j.size - static_cast<std::size_t>(j.written), largest_write);
+  if (sys().ring_write(ring_, fd_, j.buffer.data.get() + j.written, static_cast<unsigned>(left),
+                       static_cast<off_t>(j.offset + j.written), j.slot, j.tag) != 0)
+    return fail(j, errno);
+  j.now = state::in_flight;
+  ++in_flight_;
+}
+
+// Waits for one completion and acts on it.
+void uring_write_behind::reap_one() {
+  std::uint64_t tag = 0;
+  int result = 0;
+  if (restart_interrupted([&] { return sys().ring_wait(ring_, &tag, &result); }) != 0)
+    return lose_track(errno);
+  if (jobs_.empty() || tag < jobs_.front().tag || tag - jobs_.front().tag >= jobs_.size())
+    return lose_track(EIO);  // a completion for no write of ours
+  job& j = jobs_[static_cast<std::size_t>(tag - jobs_.front().tag)];
+  --in_flight_;
+  complete(j, result);
+}
+
+// `j`'s write completed with `result`: bytes written, or -errno.
+void uring_write_behind::complete(job& j, int result) {
+  j.now = state::done;
+  if (result == -EINTR || result == -EAGAIN) return submit(j);
+  if (result < 0) return fail(j, -result);
+  if (result == 0) {
+    if (j.stalled) return fail(j, EIO);  // the kernel will not take the bytes
+    j.stalled = true;
+    return submit(j);
+  }
+  j.stalled = false;
+  j.written += static_cast<std::uint64_t>(result);
+  if (j.written < j.size) submit(j);
+}
+
+void uring_write_behind::fail(job& j, int error) {
+  j.now = state::failed;
+  j.error = error;
+  failing_ = true;
+}
+
+// Waiting for completions failed: no write in flight can be known to be
+// over, so each counts as failed and its buffer is never freed.
+void uring_write_behind::lose_track(int error) {
+  for (job& j : jobs_)
+    if (j.now == state::in_flight) fail(j, error);
+  in_flight_ = 0;
+  lost_ = true;
+}
+
+// Recycles the buffers of the written jobs at the front. A buffer the
+// writer had before the engine started is dropped when the registered ones
+// serve its size.
+void uring_write_behind::retire() {
+  while (!jobs_.empty() && jobs_.front().now == state::done) {
+    job& j = jobs_.front();
+    if (j.slot >= 0 || registered_.empty() || j.buffer.capacity != capacity_)
+      free_.push_back(std::move(j.buffer));
+    jobs_.pop_front();
+  }
+}
+
+// After a failure, once nothing is in flight: the front job is the first
+// that failed (those before it were written and retired).
+void uring_write_behind::settle() {
+  while (in_flight_ > 0) reap_one();
+  retire();
+  if (error_) return;
+  const job& first = jobs_.front();
+  failed_at_ = first.offset + first.written;
+  std::string not_cut = cut_back();
+  error_ = std::make_exception_ptr(
+      write_failed(first.error, path_, first.offset, first.written, not_cut));
+}
+
+// Writes after the first failure may have landed past it: the file is cut
+// back to the failure (or to its size before the engine, if larger).
+// Returns "" if it was, else what the failure report adds: the file may
+// hold bytes past the failure.
+std::string uring_write_behind::cut_back() const {
+  std::uint64_t keep = std::max(failed_at_, old_size_);
+  std::uint64_t end = 0;
+  for (const job& j : jobs_) end = std::max(end, j.offset + j.written);
+  if (end <= keep) return {};
+  if (restart_interrupted([&] { return sys().ftruncate(fd_, static_cast<off_t>(keep)); }) == 0)
+    return {};
+  std::string why = std::strerror(errno);
+  return " (and cutting the file back to " + std::to_string(keep) + " bytes failed: " + why +
+         "; bytes written after that offset may remain)";
+}
+
+}  // namespace sluice::detail

@@ -1,0 +1,102 @@
+// The io_uring engine of writer_options::write_behind: several buffers are
+// written at once, each by one io_uring write (write_fixed from buffers
+// registered once, when the kernel lets them be pinned), and completions are
+// reaped on the caller's thread when it hands off a buffer and every one is
+// taken, or drains. No thread.
+//
+// Only for regular files not in append mode: writes in flight may land in
+// any order, which is harmless where each has its own offset, and only for writers whose
+// options ask nothing after each write (no write_through sync, no no_cache
+// writeback): the writer checks those.
+//
+// A completion that is short is continued at the right offset, an EINTR or
+// EAGAIN one is submitted again, a write of nothing is continued once, then
+// fails with EIO (as file::write_at does). Any other result fails the write:
+// nothing more is submitted, everything in flight is waited for, and the
+// first byte missing from the file is the failure's offset. Writes after it
+// may have landed: the file is then cut back (ftruncate) to that byte, or to
+// the size it had when the engine started if that is larger, so that it
+// again holds exactly what the writer will not write again.
+#pragma once
+
+#include <sys/uio.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "writer/write_behind.hpp"
+
+namespace sluice::detail {
+
+class uring_write_behind final : public write_behind {
+ public:
+  // The engine for writes to `fd` (named `path` in errors), `depth` at a
+  // time, from buffers aligned to `align` of the writer's `capacity` bytes:
+  // opens a ring, allocates depth + 1 buffers and registers them (if the
+  // kernel refuses, e.g. past RLIMIT_MEMLOCK, it writes from them
+  // unregistered). Costs an fstat, an fcntl, io_uring_setup and a
+  // registration. Null, silently, if `fd` is not a regular file, is in
+  // append mode (O_APPEND), or the ring cannot be opened
+  // (no liburing at build time, a kernel or seccomp that refuses io_uring).
+  // Throws std::bad_alloc.
+  static std::unique_ptr<write_behind> open(int fd, std::string path, std::size_t depth,
+                                            std::size_t align, std::size_t capacity);
+  // Waits for the writes in flight (their failure is not reported: a
+  // failure is reported by drain() first), then closes the ring.
+  ~uring_write_behind() override;
+
+  owned_buffer hand_off(std::unique_ptr<char[], free_deleter>& full, std::size_t capacity,
+                        std::size_t size, std::uint64_t offset) override;
+  bool drain() override;
+  void rebind(step) override {}  // writes to the descriptor, not through the writer
+  failed_writes failure() const override;
+  write_behind_engine engine() const noexcept override { return write_behind_engine::io_uring; }
+
+ private:
+  enum class state { queued, in_flight, done, failed };
+  struct job : handed_off {
+    std::uint64_t tag;          // its completions carry it
+    int slot;                   // registered buffer, or -1
+    std::uint64_t written = 0;  // bytes in the file so far
+    state now = state::queued;
+    bool stalled = false;  // its last completion wrote nothing
+    int error = 0;         // when failed
+  };
+
+  uring_write_behind(void* ring, int fd, std::string path, std::size_t depth, std::size_t align,
+                     std::size_t capacity, std::uint64_t size);
+  void register_buffers();
+  int slot_of(const char* data, std::size_t capacity) const;
+  void submit(job& j);
+  void reap_one();
+  void complete(job& j, int result);
+  void fail(job& j, int error);
+  void lose_track(int error);
+  void retire();
+  void settle();
+  std::string cut_back() const;
+
+  void* ring_;
+  const int fd_;
+  const std::string path_;
+  const std::size_t depth_;
+  const std::size_t align_;
+  const std::size_t capacity_;     // the writer's when the engine started
+  const std::uint64_t old_size_;   // the file's, then
+  std::vector<iovec> registered_;  // empty if registration failed
+  std::vector<owned_buffer> free_;
+  std::deque<job> jobs_;  // handed off, in file order; the front one is not done
+  std::uint64_t next_tag_ = 0;
+  std::size_t in_flight_ = 0;
+  bool failing_ = false;      // a write failed: nothing more is submitted
+  bool lost_ = false;         // waiting failed: what is in flight can never be freed
+  std::exception_ptr error_;  // once settled
+  std::uint64_t failed_at_ = 0;
+};
+
+}  // namespace sluice::detail
