@@ -71,7 +71,8 @@ enum class preallocate_mode {
   keep_size,    // the size stays; the blocks wait past the end (FALLOC_FL_KEEP_SIZE)
 };
 
-struct open_options {
+// How file::open opens a path.
+struct file_options {
   open_mode mode = open_mode::truncate;
   // Permission bits of a file this call creates, before the umask.
   mode_t permissions = 0666;
@@ -82,11 +83,14 @@ struct open_options {
   bool direct = false;
 };
 
+// file_options's former name, kept so that existing code compiles.
+using open_options = file_options;
+
 class file {
  public:
   // Opens `path`. Throws std::system_error naming the path: a missing
   // directory (ENOENT), no permission (EACCES), a directory (EISDIR)...
-  static file open(const std::filesystem::path& path, open_options options = {});
+  static file open(const std::filesystem::path& path, file_options options = {});
 
   // Adopts an open descriptor, which close() and the destructor close;
   // `path` is used in error messages only. No system call.
@@ -141,7 +145,7 @@ class file {
   // every device's logical block size divides. Throws EINVAL if the
   // filesystem reports that it cannot do direct I/O on this file, or if it
   // is a stream.
-  std::size_t direct_io_alignment();
+  std::size_t direct_io_alignment() const;
 
   // Moves position() to `offset`. No system call.
   void seek(std::uint64_t offset) noexcept { position_ = offset; }
@@ -160,9 +164,9 @@ class file {
   // Whether the descriptor is a pipe, FIFO, socket or character device
   // (a terminal, /dev/null): one fstat the first time, unless a write or
   // read already found out (ESPIPE); cached. Throws like size().
-  bool is_stream();
+  bool is_stream() const;
 
-  std::uint64_t size();                 // fstat
+  std::uint64_t size() const;           // fstat
   void resize(std::uint64_t new_size);  // ftruncate; the position is not moved
 
   // Reserves disk space for [offset, offset + length) with fallocate. With
@@ -177,7 +181,7 @@ class file {
   // the filesystem cannot tell (tmpfs, for one). Cost: it first writes back
   // the file's dirty pages (FIEMAP_FLAG_SYNC) so that delayed allocation
   // cannot hide extents, which can take as long as sync_data().
-  std::uint64_t extent_count();
+  std::uint64_t extent_count() const;
 
   void sync_data();  // fdatasync: the data and the size are durable
   void sync_all();   // fsync: also every other piece of metadata
@@ -215,14 +219,16 @@ class file {
   void learn_sequential(bool sequential) noexcept;
   std::uint64_t write_all(iovec* iov, std::size_t count, std::uint64_t offset);
   bool no_page_cache(int errno_value) noexcept;
-  void check_direct_io_possible(unsigned mode);
+  void check_direct_io_possible(unsigned mode) const;
 
   int fd_ = -1;
   std::uint64_t position_ = 0;
-  int poison_errno_ = 0;     // errno of a failed sync, 0 if none
-  bool owned_ = true;        // close() closes the descriptor
-  bool sequential_ = false;  // writes with writev, see sequential()
-  kind kind_ = kind::unknown;
+  int poison_errno_ = 0;  // errno of a failed sync, 0 if none
+  bool owned_ = true;     // close() closes the descriptor
+  // What the descriptor turned out to be, learnt by the queries too: a
+  // cache of facts about it, not state a caller changes.
+  mutable bool sequential_ = false;  // writes with writev, see sequential()
+  mutable kind kind_ = kind::unknown;
   std::string path_;
 };
 

@@ -136,7 +136,6 @@ struct cursor_state;
 // when reached. Move-only; not thread-safe (one cursor per thread).
 class journal_cursor {
  public:
-  explicit journal_cursor(std::unique_ptr<detail::cursor_state> state) noexcept;
   journal_cursor(journal_cursor&&) noexcept;
   journal_cursor& operator=(journal_cursor&&) noexcept;
   ~journal_cursor();
@@ -170,6 +169,9 @@ class journal_cursor {
   iterator end() { return iterator(); }
 
  private:
+  friend class journal;  // journal::read_from makes cursors
+  explicit journal_cursor(std::unique_ptr<detail::cursor_state> state) noexcept;
+
   std::unique_ptr<detail::cursor_state> state_;
 };
 

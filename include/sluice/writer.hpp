@@ -61,7 +61,7 @@
 namespace sluice {
 
 // How durable the bytes are when close() returns.
-enum class durability {
+enum class durability_mode {
   // The bytes reach the OS at flush() and close(): they survive a crash of
   // the process, not a power loss. No sync.
   none,
@@ -95,9 +95,11 @@ enum class durability {
   // A pipe, socket or terminal cannot be synced: every level but none makes
   // the writer's constructor throw EINVAL naming it (found with one fstat).
 };
+// durability_mode's former name, kept so that existing code compiles.
+using durability = durability_mode;
 
 // What the writer does with the page cache.
-enum class caching {
+enum class caching_mode {
   // The kernel keeps what was written cached, as for any write.
   normal,
   // Writing a file larger than memory does not flood the page cache: each
@@ -121,6 +123,8 @@ enum class caching {
   // is left empty).
   direct,
 };
+// caching_mode's former name, kept so that existing code compiles.
+using caching = caching_mode;
 
 // What writes a write_behind writer's buffers (writer::write_behind_engine()).
 enum class write_behind_engine {
@@ -148,10 +152,10 @@ struct writer_options {
 
   // Default durability::none. A failed sync poisons the writer: close()
   // throws it, and no retry is offered.
-  sluice::durability durability = sluice::durability::none;
+  durability_mode durability = durability_mode::none;
 
   // Default caching::normal.
-  sluice::caching caching = sluice::caching::normal;
+  caching_mode caching = caching_mode::normal;
 
   // The path always holds either its complete old content (or nothing, if it
   // did not exist) or the complete new one, whatever happens, power loss
@@ -497,8 +501,8 @@ class writer {
 
   // What the options made of this writer; a moved-from writer has the defaults.
   struct modes {
-    sluice::durability durability = sluice::durability::none;
-    sluice::caching caching = sluice::caching::normal;
+    durability_mode durability = durability_mode::none;
+    caching_mode caching = caching_mode::normal;
     std::uint64_t cached_from = 0;      // no_cache: where the part that may be cached begins
     std::uint64_t written_back_to = 0;  // synced at close: where writeback was last started
     bool preallocated = false;

@@ -287,6 +287,99 @@ void check_tail(const checked_segment& segment, read_window& window, recovery_mo
   check_nothing_durable_after(segment, window, ranges);
 }
 
+// What the first phase of recovery found: every segment's header checked, in
+// order, and the records read of those recovery reaches.
+struct checked_journal {
+  std::vector<checked_segment> segments;
+  std::unique_ptr<segment_reader> reached;  // the last reached segment's, for its tail
+};
+
+// Reads the records of `segment`, which recovery reached, through the reader
+// that checked its header (so its first MiB is read once). A failed read is
+// kept in the segment, to be reported once the segments before it are: a bad
+// header further on is reported first. Returns whether recovery goes on.
+bool read_reached(checked_segment& segment, segment_reader& reader) {
+  try {
+    segment.scan = scan_records(reader.window, segment.info.first_lsn, segment.salt);
+    return true;
+  } catch (...) {
+    segment.scan_failed = std::current_exception();
+    return false;
+  }
+}
+
+// Phase 1: checks every header, in order, before anything is reported or
+// renamed. Recovery reaches a segment only if the one before it was read
+// without error and its records run on to this header's first lsn; only a
+// reached segment has its records read, and no segment after a cut or a
+// failed read is read past its header. A gap in the numbers is damage
+// (salvage sets aside what follows it).
+checked_journal check_segments(const journal_directory& dir,
+                               const std::vector<std::uint64_t>& numbers, recovery_mode mode,
+                               recovery_changes& changes) {
+  checked_journal checked;
+  std::unique_ptr<segment_reader> beyond;  // the segment being checked
+  bool reaching = true;
+  for (std::size_t i = 0; i < numbers.size(); ++i) {
+    if (i > 0 && numbers[i] != numbers[i - 1] + 1) {
+      if (mode != recovery_mode::salvage)
+        throw_corrupt(dir.path_of(segment_name(numbers[i - 1] + 1)), 0, "segment missing");
+      for (std::size_t j = i; j < numbers.size(); ++j) changes.set_aside(numbers[j]);
+      break;
+    }
+    checked_segment segment = open_checked_segment(dir, numbers[i], beyond, mode);
+    if (reaching && i > 0 && checked.segments.back().scan->next_lsn != segment.info.first_lsn)
+      reaching = false;  // the segment before is cut: recovery ends there
+    if (reaching) {
+      checked.reached = std::move(beyond);  // the previous reached segment's reader goes
+      reaching = read_reached(segment, *checked.reached);
+    }
+    checked.segments.push_back(std::move(segment));
+  }
+  return checked;
+}
+
+// Phase 2: reports in order what phase 1 found (the first failed read, or
+// the first segment whose records do not run on to the next one's header;
+// salvage sets aside the segments after it) and checks the newest kept
+// segment's tail. Fills out.segments and the tail; returns the next lsn.
+std::uint64_t report_in_order(const checked_journal& checked, recovery_mode mode,
+                              recovery_changes& changes, recovered_journal& out) {
+  const std::vector<checked_segment>& segments = checked.segments;
+  std::uint64_t lsn = segments.front().info.first_lsn;
+  for (std::size_t i = 0; i < segments.size(); ++i) {
+    const checked_segment& segment = segments[i];
+    if (segment.scan_failed) std::rethrow_exception(segment.scan_failed);
+    out.segments.push_back(segment.info);
+    lsn = segment.scan->next_lsn;
+    bool newest = i + 1 == segments.size();
+    if (!newest && segments[i + 1].info.first_lsn != lsn) {
+      if (mode != recovery_mode::salvage)
+        throw_corrupt(segment.path, segment.scan->end_offset,
+                      "record " + std::to_string(lsn) +
+                          " is corrupt but the next segment starts at lsn " +
+                          std::to_string(segments[i + 1].info.first_lsn));
+      for (std::size_t j = i + 1; j < segments.size(); ++j)
+        changes.set_aside(segments[j].info.number);
+      newest = true;
+    }
+    if (newest) {  // the last segment read: `reached` still holds its window
+      check_tail(segment, checked.reached->window, mode, out);
+      break;
+    }
+  }
+  return lsn;
+}
+
+// Phase 3: only now, every header checked and every error reported, and only
+// to the `kept` first segments: salvage gives them back the size they were
+// made with.
+void restore_kept_sizes(const std::vector<checked_segment>& segments, std::size_t kept,
+                        const recovery_changes& changes) {
+  for (std::size_t i = 0; i < kept; ++i)
+    if (segments[i].resized) changes.restore_size(segments[i].info.number, segments[i].made_size);
+}
+
 }  // namespace
 
 void recovery_changes::remove_leftover(const std::string& name) const {
@@ -317,73 +410,9 @@ recovered_journal recover_journal(const journal_directory& dir, recovery_mode mo
   recovered_journal out;
   std::vector<std::uint64_t> numbers = segment_numbers(dir, out.spares, changes);
   if (numbers.empty()) return out;
-  // Every header is checked, in order, before anything is reported or
-  // renamed. Recovery reaches a segment only if the one before it was read
-  // without error and its records run on to this header's first lsn; only a
-  // reached segment has its records read, through the window that checked its
-  // header, so its first MiB is read once. A failed read is kept until the
-  // second loop reaches that segment, so a bad header later on is still
-  // reported first, and no segment after it is read past its header.
-  std::vector<checked_segment> segments;
-  std::unique_ptr<segment_reader> reached;  // the last reached segment's, for its tail
-  std::unique_ptr<segment_reader> beyond;   // the segment being checked
-  bool reaching = true;
-  for (std::size_t i = 0; i < numbers.size(); ++i) {
-    if (i > 0 && numbers[i] != numbers[i - 1] + 1) {
-      if (mode != recovery_mode::salvage)
-        throw_corrupt(dir.path_of(segment_name(numbers[i - 1] + 1)), 0, "segment missing");
-      for (std::size_t j = i; j < numbers.size(); ++j) changes.set_aside(numbers[j]);
-      break;
-    }
-    if (!reaching) {
-      segments.push_back(open_checked_segment(dir, numbers[i], beyond, mode));
-      continue;
-    }
-    checked_segment segment = open_checked_segment(dir, numbers[i], beyond, mode);
-    if (i > 0 && segments.back().scan->next_lsn != segment.info.first_lsn) {
-      reaching = false;  // the segment before is cut: recovery ends there
-      segments.push_back(std::move(segment));
-      continue;
-    }
-    reached = std::move(beyond);  // the previous reached segment's reader goes
-    try {
-      segment.scan = scan_records(reached->window, segment.info.first_lsn, segment.salt);
-    } catch (...) {
-      segment.scan_failed = std::current_exception();
-      reaching = false;
-    }
-    segments.push_back(std::move(segment));
-  }
-  beyond.reset();
-  // Reports in order what the first loop found: the first failed read, or the
-  // first segment whose records do not run on to the next one's header.
-  std::uint64_t lsn = segments.front().info.first_lsn;
-  for (std::size_t i = 0; i < segments.size(); ++i) {
-    const checked_segment& segment = segments[i];
-    if (segment.scan_failed) std::rethrow_exception(segment.scan_failed);
-    out.segments.push_back(segment.info);
-    lsn = segment.scan->next_lsn;
-    bool newest = i + 1 == segments.size();
-    if (!newest && segments[i + 1].info.first_lsn != lsn) {
-      if (mode != recovery_mode::salvage)
-        throw_corrupt(segment.path, segment.scan->end_offset,
-                      "record " + std::to_string(lsn) +
-                          " is corrupt but the next segment starts at lsn " +
-                          std::to_string(segments[i + 1].info.first_lsn));
-      for (std::size_t j = i + 1; j < segments.size(); ++j)
-        changes.set_aside(segments[j].info.number);
-      newest = true;
-    }
-    if (newest) {  // the last segment read: `reached` still holds its window
-      check_tail(segment, reached->window, mode, out);
-      break;
-    }
-  }
-  out.next_lsn = lsn;
-  // Only now, every header checked and every error reported, and only to
-  // the segments kept: salvage gives them back the size they were made with.
-  for (std::size_t i = 0; i < out.segments.size(); ++i)
-    if (segments[i].resized) changes.restore_size(segments[i].info.number, segments[i].made_size);
+  checked_journal checked = check_segments(dir, numbers, mode, changes);
+  out.next_lsn = report_in_order(checked, mode, changes, out);
+  restore_kept_sizes(checked.segments, out.segments.size(), changes);
   changes.finish();
   return out;
 }

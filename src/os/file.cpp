@@ -38,7 +38,7 @@ iovec to_iovec(std::span<const std::byte> bytes) {
 
 }  // namespace
 
-file file::open(const std::filesystem::path& path, open_options options) {
+file file::open(const std::filesystem::path& path, file_options options) {
   int fd = detail::restart_interrupted([&] {
     return detail::sys().openat(
         AT_FDCWD, path.c_str(),
@@ -159,14 +159,14 @@ std::size_t file::read_at(std::span<std::byte> bytes, std::uint64_t offset) {
   return result.done;
 }
 
-std::uint64_t file::size() {
+std::uint64_t file::size() const {
   check_usable("stat");
   struct stat st {};
   if (detail::sys().fstat(fd_, &st) != 0) detail::throw_error(errno, "stat", path_);
   return static_cast<std::uint64_t>(st.st_size);
 }
 
-bool file::is_stream() {
+bool file::is_stream() const {
   if (kind_ == kind::unknown) {
     check_usable("stat");
     struct stat st {};
@@ -201,7 +201,7 @@ void file::preallocate(std::uint64_t offset, std::uint64_t length, preallocate_m
   detail::throw_error(error, "preallocate", path_, offset);
 }
 
-std::uint64_t file::extent_count() {
+std::uint64_t file::extent_count() const {
   check_usable("count extents of");
   struct fiemap query {};
   query.fm_start = 0;
@@ -230,7 +230,7 @@ void file::sync_all() {
 }
 
 // Direct I/O is for files and block devices, never a stream: EINVAL.
-void file::check_direct_io_possible(unsigned mode) {
+void file::check_direct_io_possible(unsigned mode) const {
   if (!S_ISFIFO(mode) && !S_ISSOCK(mode) && !S_ISCHR(mode)) return;
   kind_ = kind::stream;
   throw std::system_error(EINVAL, std::generic_category(),
@@ -238,7 +238,7 @@ void file::check_direct_io_possible(unsigned mode) {
                               ": direct I/O needs a file, not a pipe, socket or terminal");
 }
 
-std::size_t file::direct_io_alignment() {
+std::size_t file::direct_io_alignment() const {
   check_usable("statx");
   struct statx sx {};
   if (detail::sys().statx(fd_, "", AT_EMPTY_PATH, STATX_DIOALIGN | STATX_TYPE, &sx) == 0 &&
