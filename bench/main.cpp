@@ -16,15 +16,15 @@
 #include <stdexcept>
 #include <system_error>
 
-#include "machine.hpp"
-#include "options.hpp"
-#include "progress.hpp"
-#include "report.hpp"
-#include "runner.hpp"
-#include "scenarios.hpp"
-#include "summary.hpp"
-#include "units.hpp"
-#include "work_dir.hpp"
+#include "core/machine.hpp"
+#include "core/options.hpp"
+#include "core/progress.hpp"
+#include "core/report.hpp"
+#include "core/runner.hpp"
+#include "core/summary.hpp"
+#include "core/units.hpp"
+#include "core/work_dir.hpp"
+#include "scenarios/scenarios.hpp"
 
 namespace sluice::bench {
 namespace {

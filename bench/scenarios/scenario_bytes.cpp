@@ -1,0 +1,105 @@
+// sluice-bench "bytes": a file written one byte per call, the way a
+// character-at-a-time program (a serializer, an escaper, a code generator)
+// writes, with each library's per-byte call.
+#include <cstdio>
+#include <fstream>
+#include <memory>
+
+#include "core/content.hpp"
+#include "core/io.hpp"
+#include "core/units.hpp"
+#include "peers/fmt_output_file.hpp"
+#include "peers/ofstream.hpp"
+#include "peers/stdio_file.hpp"
+#include "scenarios/scenarios.hpp"
+
+namespace sluice::bench {
+namespace {
+
+// Calls put(c) for each of the first `size` bytes of the pattern. Inlined
+// into every method, so that all of them pay the same to produce a byte.
+template <class Put>
+void put_each(std::uint64_t size, Put&& put) {
+  const char* period = pattern();
+  for (std::uint64_t i = 0; i < size; ++i) put(period[i & (pattern_period - 1)]);
+}
+
+void run_fwrite(const target& t, std::uint64_t size) {
+  stdio_file out(t.path, 0);
+  std::FILE* f = out.get();
+  put_each(size, [f](char c) { std::fwrite(&c, 1, 1, f); });
+  out.finish(t.sync);
+}
+
+void run_fwrite_unlocked(const target& t, std::uint64_t size) {
+  stdio_file out(t.path, big_buffer_size);
+  std::FILE* f = out.get();
+  put_each(size, [f](char c) { fwrite_unlocked(&c, 1, 1, f); });
+  out.finish(t.sync);
+}
+
+// `buffer`: 0 for stdio's own choice (st_blksize, 4 KiB on most disks),
+// which is what a program that never calls setvbuf gets.
+void run_putc_unlocked(const target& t, std::uint64_t size, std::size_t buffer) {
+  stdio_file out(t.path, buffer);
+  std::FILE* f = out.get();
+  put_each(size, [f](char c) { putc_unlocked(c, f); });
+  out.finish(t.sync);
+}
+
+void run_ofstream_put(const target& t, std::uint64_t size) {
+  std::ofstream out(t.path, std::ios::binary);
+  put_each(size, [&out](char c) { out.put(c); });
+  finish(out, t);
+}
+
+// The limit for byte-at-a-time code: a pointer bump into a 256 KiB buffer
+// and one write(2) each time it fills.
+void run_hand_buffer(const target& t, std::uint64_t size) {
+  raw_file out(t.path);
+  auto buffer = std::make_unique_for_overwrite<char[]>(big_buffer_size);
+  char* const begin = buffer.get();
+  char* const end = begin + big_buffer_size;
+  char* pos = begin;
+  put_each(size, [&](char c) {
+    if (pos == end) {
+      out.write_all(begin, big_buffer_size);
+      pos = begin;
+    }
+    *pos++ = c;
+  });
+  out.write_all(begin, static_cast<std::size_t>(pos - begin));
+  out.finish(t.sync);
+}
+
+void run_sluice_put(const target& t, std::uint64_t size) {
+  sluice::writer out = open_writer(t);
+  put_each(size, [&out](char c) { out.put(c); });
+  finish(out, t);
+}
+
+}  // namespace
+
+std::vector<bench_case> make_bytes(std::uint64_t size) {
+  bench_case c{
+      "bytes", "bytes: " + format_size(size) + " written one byte at a time", size, {}, {}};
+  c.methods.push_back(bind_method("fwrite", role::peer, run_fwrite, size));
+  c.methods.push_back(
+      bind_method("fwrite_unlocked, 256 KiB setvbuf", role::peer, run_fwrite_unlocked, size));
+  c.methods.push_back(bind_method(
+      "putc_unlocked, stdio's buffer", role::peer,
+      [](const target& t, std::uint64_t n) { run_putc_unlocked(t, n, 0); }, size));
+  c.methods.push_back(bind_method(
+      "putc_unlocked, 256 KiB setvbuf", role::peer,
+      [](const target& t, std::uint64_t n) { run_putc_unlocked(t, n, big_buffer_size); }, size));
+  c.methods.push_back(bind_method("std::ofstream::put", role::peer, run_ofstream_put, size));
+  // fmt::ostream has no put(): print("{}", c) is its one-character call.
+  add_fmt_peer(c, "fmt::output_file print(\"{}\", c)", [size](auto& out, const target&) {
+    put_each(size, [&out](char c) { out.print("{}", c); });
+  });
+  c.methods.push_back(bind_method("hand buffer + write(2)", role::limit, run_hand_buffer, size));
+  c.methods.push_back(bind_method("sluice writer::put", role::sluice, run_sluice_put, size));
+  return {std::move(c)};
+}
+
+}  // namespace sluice::bench

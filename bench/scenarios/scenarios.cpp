@@ -1,0 +1,61 @@
+// sluice-bench: the list of scenarios and their default sizes, chosen so
+// that a default run takes under a minute on a 2-core VM.
+#include "scenarios/scenarios.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include "core/units.hpp"
+
+namespace sluice::bench {
+namespace {
+
+constexpr std::uint64_t mib = 1024 * 1024;
+
+// Disk estimates (scenario::disk_needed). A case whose runs each write
+// `bytes` has twice that on disk at most: the run's output and the
+// runner's reference copy of the first good one.
+
+// bytes, text, convert, gather, large, durable: an output of `size` bytes
+// (or a line, an element or a transaction more), and gather's whole
+// 1 MiB piece set at least.
+std::uint64_t one_output(std::uint64_t size) { return saturating_mul(2, std::max(size, mib)); }
+
+// fragment: the output, its companion and the reference.
+std::uint64_t two_outputs(std::uint64_t size) { return saturating_mul(3, std::max(size, mib)); }
+
+// bin2text: the XML and its reference, and the binary input in the work
+// directory: 26 bytes a record, whose element takes 58 or more.
+std::uint64_t xml_and_input(std::uint64_t size) {
+  return saturating_add(one_output(size), size / 2);
+}
+
+constexpr std::array<scenario, 9> all = {{
+    {"bytes", "one byte per call: stdio, iostreams, {fmt}, a hand buffer, sluice put", 32 * mib,
+     make_bytes, one_output},
+    {"text", "\"All work and no play...\" lines of a few pieces each", 64 * mib, make_text,
+     one_output},
+    {"convert",
+     "binary records to XML: std::stringstream, fprintf, {fmt}, sluice print, fmt bridge, ostream",
+     16 * mib, make_convert, one_output},
+    {"bin2text", "sluice-bin2text's conversion to XML, on 1 and every CPU, vs a {fmt} converter",
+     32 * mib, make_bin2text, xml_and_input},
+    {"gather", "many small pieces: write(2) each, writev, sluice writer and write_gather", 32 * mib,
+     make_gather, one_output},
+    {"large",
+     "1 MiB pieces: write(2), sluice writer (normal, no_cache, direct), what each leaves cached",
+     256 * mib, make_large, one_output},
+    {"fragment", "two files in turns: extents with and without preallocate", 64 * mib,
+     make_fragment, two_outputs},
+    {"durable", "a journal: transactions of 100 records, each fdatasync'ed before the next",
+     1000 * 11600, make_durable, one_output},
+    {"journal",
+     "sluice::journal at 1, 4, 16 threads vs write(2) + fdatasync, RocksDB, LevelDB, SQLite",
+     300 * 11600, make_journal_case, journal_disk_needed},
+}};
+
+}  // namespace
+
+std::span<const scenario> scenarios() { return all; }
+
+}  // namespace sluice::bench
