@@ -44,10 +44,6 @@ using sluice::detail::record_wanted;
 using sluice::detail::salt_records;
 using sluice::detail::seal_size;
 
-std::string text_of(const std::vector<std::byte>& bytes) {
-  return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
-}
-
 // The framed record, as encode_record appends it to an empty buffer.
 std::string framed(std::uint64_t lsn, std::uint64_t mark, std::string_view payload,
                    bool continued = false) {
@@ -155,8 +151,7 @@ TEST_F(read_record_test, a_good_record_is_valid_with_its_payload) {
   EXPECT_EQ(first.status, record_status::valid);
   EXPECT_EQ(first.header.lsn, 9u);
   EXPECT_EQ(first.header.durable_mark, 3u);
-  EXPECT_EQ(std::string(reinterpret_cast<const char*>(first.payload.data()), first.payload.size()),
-            "hello");
+  EXPECT_EQ(text_of(first.payload), "hello");
   EXPECT_EQ(first.size(), framed_size(5));
   EXPECT_EQ(read(3 + framed_size(5), {.lsn = 10}).status, record_status::valid);
 }

@@ -32,6 +32,11 @@ inline std::span<const std::byte> bytes_of(std::string_view text) {
   return std::as_bytes(std::span(text.data(), text.size()));
 }
 
+// The bytes as text: the reverse of bytes_of.
+inline std::string text_of(std::span<const std::byte> bytes) {
+  return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
+}
+
 // The exception of type Error that `body` throws, or nothing if it returns.
 // Any other exception propagates (and fails the test).
 template <class Error = std::system_error, class Body>
