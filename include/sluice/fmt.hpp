@@ -24,7 +24,7 @@
 // up to 9 decimals, else std::to_chars), instead of {fmt}'s, which costs
 // several times as much for these specs. The bytes are the same, since both
 // write the exact binary value rounded correctly, ties to even
-// (tests/fmt_test.cpp compares them). Every other spec goes to {fmt}'s own
+// (tests/text/fmt_test.cpp compares them). Every other spec goes to {fmt}'s own
 // formatter unchanged. (To tell the specs apart, floats reach {fmt} as a
 // sluice type, which costs it a little more when it formats them itself;
 // print does that only for a format string with a '.' in it.)

@@ -1,0 +1,219 @@
+// sluice::journal's overlapping syncs (journal_options::concurrent_syncs =
+// 2): while one leader's fdatasync is held in a gate, the next committer writes and syncs its own
+// batch, on another descriptor; a move to a new segment waits for the held sync; a failure of the
+// held sync still poisons the journal. The gate is a system-call table of its own (fake_sys runs
+// calls one at a time, which would serialize the very overlap under test).
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <future>
+#include <sluice/sluice.hpp>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "os/sys.hpp"
+#include "support/journal_test_support.hpp"
+#include "support/test_support.hpp"
+
+namespace {
+
+using namespace sluice_test;
+using sluice::journal;
+
+using journal_pipeline = dir_test;
+
+const sluice::journal_options two_syncs{.concurrent_syncs = 2};
+
+// Holds the first fdatasync made while it is installed until release(),
+// then lets it return `held_result` (0, or -1 with that errno). The hold is
+// bounded so that a journal that wrongly waits for it fails the test instead
+// of hanging it. Records which descriptors synced and whether a segment was
+// created while the hold lasted.
+class sync_gate {
+ public:
+  explicit sync_gate(int held_errno = 0) : held_errno_(held_errno) {
+    active_ = this;
+    table_ = sluice::detail::real_sys();
+    table_.fdatasync = fdatasync_entry;
+    table_.openat = open_entry;
+    sluice::detail::set_sys(&table_);
+  }
+  sync_gate(const sync_gate&) = delete;
+  sync_gate& operator=(const sync_gate&) = delete;
+  ~sync_gate() {
+    sluice::detail::set_sys(nullptr);
+    active_ = nullptr;
+  }
+
+  // Waits (bounded) until the first fdatasync is being held.
+  bool wait_until_held() {
+    return held_.get_future().wait_for(std::chrono::seconds(20)) == std::future_status::ready;
+  }
+  void release() { release_.set_value(); }
+
+  bool holding() const { return holding_; }
+  int held_fd() const { return held_fd_; }
+  int other_fd() const { return other_fd_; }
+  bool created_segment_while_held() const { return created_while_held_; }
+
+ private:
+  static int fdatasync_entry(int fd) {
+    sync_gate& gate = *active_;
+    if (gate.syncs_.fetch_add(1) != 0) {
+      if (gate.holding_) gate.other_fd_ = fd;
+      return sluice::detail::real_sys().fdatasync(fd);
+    }
+    gate.held_fd_ = fd;
+    gate.holding_ = true;
+    gate.held_.set_value();
+    gate.released_.wait_for(std::chrono::seconds(20));
+    int result = sluice::detail::real_sys().fdatasync(fd);
+    gate.holding_ = false;
+    if (gate.held_errno_ == 0) return result;
+    errno = gate.held_errno_;
+    return -1;
+  }
+  static int open_entry(int dir, const char* path, int flags, mode_t mode) {
+    sync_gate& gate = *active_;
+    if (gate.holding_ && std::string_view(path).ends_with(".tmp")) gate.created_while_held_ = true;
+    return sluice::detail::real_sys().openat(dir, path, flags, mode);
+  }
+
+  static inline sync_gate* active_ = nullptr;
+  sluice::detail::sys_table table_;
+  const int held_errno_;
+  std::atomic<int> syncs_{0};
+  std::atomic<bool> holding_{false};
+  std::atomic<int> held_fd_{-1};
+  std::atomic<int> other_fd_{-1};
+  std::atomic<bool> created_while_held_{false};
+  std::promise<void> held_;
+  std::promise<void> release_;
+  std::shared_future<void> released_ = release_.get_future().share();
+};
+
+TEST_F(journal_pipeline, a_committer_does_not_wait_for_a_sync_that_began_before_its_write) {
+  auto log = journal::open(dir.path(), two_syncs);
+  sync_gate gate;
+  std::thread first([&] { log.write(bytes_of(payload(1))); });
+  ASSERT_TRUE(gate.wait_until_held());
+  log.write(bytes_of(payload(2)));
+  bool returned_while_held = gate.holding();
+  gate.release();
+  first.join();
+  EXPECT_TRUE(returned_while_held) << "the second commit waited for the first sync";
+  EXPECT_NE(gate.other_fd(), -1);
+  EXPECT_NE(gate.other_fd(), gate.held_fd()) << "two syncs in flight on one descriptor";
+  log.close();
+  auto reopened = journal::open(dir.path());
+  EXPECT_EQ(read_records(reopened), (std::vector<read_record>{{1, payload(1)}, {2, payload(2)}}));
+}
+
+TEST_F(journal_pipeline, a_move_to_a_new_segment_waits_for_the_sync_in_flight) {
+  auto log = journal::open(dir.path(), {.segment_size = 4096, .concurrent_syncs = 2});
+  std::string big(3000, 'a');  // two of them do not fit one segment
+  sync_gate gate;
+  std::thread first([&] { log.write(bytes_of(big)); });
+  ASSERT_TRUE(gate.wait_until_held());
+  std::thread second([&] { log.write(bytes_of(std::string(3000, 'b'))); });
+  // Gives a journal that would rotate under the held sync the time to do it.
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  gate.release();
+  first.join();
+  second.join();
+  EXPECT_FALSE(gate.created_segment_while_held());
+  log.close();
+  auto reopened = journal::open(dir.path());
+  EXPECT_EQ(read_records(reopened),
+            (std::vector<read_record>{{1, big}, {2, std::string(3000, 'b')}}));
+  EXPECT_EQ(segment_files(dir.path()).size(), 2u);
+}
+
+TEST_F(journal_pipeline, a_failed_sync_poisons_even_while_another_succeeds) {
+  auto log = journal::open(dir.path(), two_syncs);
+  sync_gate gate(EIO);
+  auto first = std::async(std::launch::async,
+                          [&] { return thrown([&] { log.write(bytes_of(payload(1))); }); });
+  ASSERT_TRUE(gate.wait_until_held());
+  log.write(bytes_of(payload(2)));  // its own sync succeeds
+  gate.release();
+  auto e = first.get();
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EIO);
+  e = thrown([&] { log.append(bytes_of("more")); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EIO);
+  EXPECT_TRUE(thrown([&] { log.close(); }));
+}
+
+// The fourth fdatasync takes a while, then fails, while other leaders write
+// and sync: the journal is poisoned by that failure (no data race between
+// the failing sync and the next leader's write: TSan runs this too).
+TEST_F(journal_pipeline, a_sync_failing_while_the_next_leader_writes_poisons_with_its_error) {
+  auto log = journal::open(dir.path(), two_syncs);
+  static std::atomic<int> syncs{0};
+  syncs = 0;
+  sluice::detail::sys_table table = sluice::detail::real_sys();
+  table.fdatasync = [](int fd) {
+    if (syncs.fetch_add(1) != 3) return sluice::detail::real_sys().fdatasync(fd);
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    errno = EIO;
+    return -1;
+  };
+  sluice::detail::set_sys(&table);
+  std::atomic<int> failures{0};
+  std::vector<std::thread> committers;
+  for (int t = 0; t < 4; ++t)
+    committers.emplace_back([&, t] {
+      for (int i = 0; i < 20; ++i) {
+        auto e = thrown([&] { log.write(bytes_of(payload(t * 100 + i))); });
+        if (!e) continue;
+        ++failures;
+        EXPECT_EQ(e->code().value(), EIO) << e->what();
+        return;
+      }
+    });
+  for (auto& committer : committers) committer.join();
+  auto e = thrown([&] { log.append(bytes_of("more")); });
+  sluice::detail::set_sys(nullptr);
+  EXPECT_GE(failures.load(), 1);
+  ASSERT_TRUE(e);
+  EXPECT_NE(std::string(e->what()).find("fdatasync"), std::string::npos) << e->what();
+  EXPECT_TRUE(thrown([&] { log.close(); }));
+}
+
+// With the default of one sync at a time, the next committer waits for the
+// held sync and then leads: its write comes after the held sync returned.
+TEST_F(journal_pipeline, by_default_the_next_committer_waits_for_the_sync_in_flight) {
+  auto log = journal::open(dir.path());
+  sync_gate gate;
+  std::thread first([&] { log.write(bytes_of(payload(1))); });
+  ASSERT_TRUE(gate.wait_until_held());
+  std::atomic<bool> second_done{false};
+  std::thread second([&] {
+    log.write(bytes_of(payload(2)));
+    second_done = true;
+  });
+  // Gives a journal that would not wait the time to finish the second commit.
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  bool done_while_held = second_done;
+  gate.release();
+  first.join();
+  second.join();
+  EXPECT_FALSE(done_while_held);
+  EXPECT_EQ(gate.other_fd(), -1) << "a second sync ran beside the held one";
+}
+
+TEST_F(journal_pipeline, concurrent_syncs_other_than_1_or_2_are_refused) {
+  for (unsigned n : {0u, 3u}) {
+    auto e = thrown([&] { journal::open(dir.path(), {.concurrent_syncs = n}); });
+    ASSERT_TRUE(e) << n;
+    EXPECT_EQ(e->code().value(), EINVAL);
+    EXPECT_NE(std::string(e->what()).find("concurrent_syncs"), std::string::npos) << e->what();
+  }
+}
+
+}  // namespace

@@ -1,0 +1,274 @@
+// sluice::file: sync and the poison a failed sync leaves, sync_directory,
+// ownership of the descriptor (release, moves, close) and the error handler.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <sluice/sluice.hpp>
+#include <string>
+
+#include "support/fake_sys.hpp"
+#include "support/test_support.hpp"
+
+namespace {
+
+using namespace sluice_test;
+using sluice::file;
+using sluice::open_mode;
+
+using file_sync = dir_test;
+using file_life = dir_test;
+
+// --- sync ---------------------------------------------------------------------
+
+TEST_F(file_sync, sync_data_and_sync_all_make_one_call_each) {
+  auto f = file::open(dir / "s");
+  f.write(bytes_of("data"));
+  fake_sys fake;
+  f.sync_data();
+  EXPECT_EQ(fake.calls(call::fdatasync), 1);
+  EXPECT_EQ(fake.calls(call::fsync), 0);
+  f.sync_all();
+  EXPECT_EQ(fake.calls(call::fdatasync), 1);
+  EXPECT_EQ(fake.calls(call::fsync), 1);
+  f.close();
+  EXPECT_EQ(read_all(dir / "s"), "data");
+}
+
+// A failed sync poisons the file: every later operation throws the same
+// error without reaching the OS, and close() reports it.
+void expect_poisoned_by(call failing, int error_value, const temp_dir& dir) {
+  auto path = dir / "poison";
+  auto f = file::open(path, {.mode = open_mode::create_new});
+  f.write(bytes_of("data"));
+  fake_sys fake;
+  fake.fail(failing, 1, error_value);
+  auto first = thrown([&] {
+    if (failing == call::fdatasync)
+      f.sync_data();
+    else
+      f.sync_all();
+  });
+  ASSERT_TRUE(first);
+  EXPECT_EQ(first->code().value(), error_value);
+  EXPECT_NE(std::string(first->what()).find(quoted(path)), std::string::npos) << first->what();
+
+  auto expect_refused = [&](auto&& operation, const char* name) {
+    auto e = thrown(operation);
+    ASSERT_TRUE(e) << name << " did not throw";
+    EXPECT_EQ(e->code().value(), error_value) << name;
+    EXPECT_NE(std::string(e->what()).find(quoted(path)), std::string::npos) << e->what();
+  };
+  expect_refused([&] { f.write(bytes_of("more")); }, "write");
+  expect_refused([&] { f.write_at(bytes_of("more"), 0); }, "write_at");
+  std::span<const std::byte> parts[] = {bytes_of("a"), bytes_of("b")};
+  expect_refused([&] { f.write_gather(parts); }, "write_gather");
+  expect_refused([&] { f.sync_data(); }, "sync_data");
+  expect_refused([&] { f.sync_all(); }, "sync_all");
+  expect_refused([&] { read_text(f, 4, 0); }, "read_at");
+  expect_refused([&] { f.resize(0); }, "resize");
+  expect_refused([&] { f.preallocate(0, 10); }, "preallocate");
+  EXPECT_EQ(fake.calls(call::fdatasync) + fake.calls(call::fsync), 1);  // no retry reached the OS
+  EXPECT_EQ(fake.calls(call::pwritev), 0);
+  EXPECT_EQ(fake.calls(call::preadv), 0);
+  EXPECT_EQ(fake.calls(call::ftruncate), 0);
+  EXPECT_EQ(fake.calls(call::fallocate), 0);
+
+  auto closed = thrown([&] { f.close(); });
+  ASSERT_TRUE(closed);
+  EXPECT_EQ(closed->code().value(), error_value);
+  EXPECT_NE(std::string(closed->what()).find("close " + quoted(path)), std::string::npos)
+      << closed->what();
+  EXPECT_FALSE(f.is_open());
+  EXPECT_EQ(fake.calls(call::close), 1);  // the descriptor is released anyway
+  EXPECT_EQ(read_all(path), "data");
+}
+
+TEST_F(file_sync, failed_fdatasync_poisons_the_file) {
+  expect_poisoned_by(call::fdatasync, EIO, dir);
+}
+TEST_F(file_sync, failed_fsync_poisons_the_file) { expect_poisoned_by(call::fsync, ENOSPC, dir); }
+
+TEST_F(file_sync, poison_survives_a_move) {
+  auto f = file::open(dir / "p");
+  fake_sys fake;
+  fake.fail(call::fdatasync, 1, EIO);
+  EXPECT_TRUE(thrown([&] { f.sync_data(); }));
+  file moved(std::move(f));
+  auto e = thrown([&] { moved.sync_data(); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EIO);
+  file assigned;
+  assigned = std::move(moved);
+  EXPECT_TRUE(thrown([&] { assigned.write(bytes_of("x")); }));
+  EXPECT_EQ(fake.calls(call::fdatasync), 1);
+  EXPECT_TRUE(thrown([&] { assigned.close(); }));
+}
+
+TEST_F(file_sync, sync_directory_fsyncs_the_directory) {
+  file::open(dir / "entry").close();
+  fake_sys fake;
+  sluice::sync_directory(dir.path());
+  EXPECT_EQ(fake.calls(call::open), 1);
+  EXPECT_TRUE(fake.open_flags()[0] & O_DIRECTORY);
+  EXPECT_TRUE(fake.open_flags()[0] & O_CLOEXEC);
+  EXPECT_EQ(fake.calls(call::fsync), 1);
+  EXPECT_EQ(fake.calls(call::close), 1);
+}
+
+TEST_F(file_sync, sync_directory_errors_name_the_directory) {
+  auto missing = thrown([&] { sluice::sync_directory(dir / "missing"); });
+  ASSERT_TRUE(missing);
+  EXPECT_EQ(missing->code().value(), ENOENT);
+  EXPECT_NE(std::string(missing->what()).find(quoted(dir / "missing")), std::string::npos);
+
+  write_all(dir / "plain", "x");
+  auto not_directory = thrown([&] { sluice::sync_directory(dir / "plain"); });
+  ASSERT_TRUE(not_directory);
+  EXPECT_EQ(not_directory->code().value(), ENOTDIR);
+
+  fake_sys fake;
+  fake.fail(call::fsync, 1, EIO);
+  auto failed = thrown([&] { sluice::sync_directory(dir.path()); });
+  ASSERT_TRUE(failed);
+  EXPECT_EQ(failed->code().value(), EIO);
+  EXPECT_NE(std::string(failed->what()).find("fsync directory " + quoted(dir.path())),
+            std::string::npos)
+      << failed->what();
+  EXPECT_EQ(fake.calls(call::close), 1);  // closed on the way out
+
+  fake.fail(call::close, 2, EIO);
+  auto close_failed = thrown([&] { sluice::sync_directory(dir.path()); });
+  ASSERT_TRUE(close_failed);
+  EXPECT_EQ(close_failed->code().value(), EIO);
+}
+
+// --- ownership -----------------------------------------------------------------
+
+TEST_F(file_life, release_gives_the_descriptor_without_closing_it) {
+  auto f = file::open(dir / "r");
+  int fd = f.native_handle();
+  fake_sys fake;
+  EXPECT_EQ(f.release(), fd);
+  EXPECT_FALSE(f.is_open());
+  EXPECT_EQ(f.native_handle(), -1);
+  EXPECT_EQ(f.release(), -1);
+  f.close();
+  { file gone = std::move(f); }
+  EXPECT_EQ(fake.calls(call::close), 0);
+  EXPECT_NE(::fcntl(fd, F_GETFD), -1);  // still open: ours now
+  EXPECT_EQ(::write(fd, "ok", 2), 2);
+  ::close(fd);
+  EXPECT_EQ(read_all(dir / "r"), "ok");
+}
+
+TEST_F(file_life, close_twice_is_harmless) {
+  auto f = file::open(dir / "c");
+  fake_sys fake;
+  f.close();
+  f.close();
+  EXPECT_FALSE(f.is_open());
+  EXPECT_EQ(fake.calls(call::close), 1);
+}
+
+TEST_F(file_life, adopting_a_descriptor_closes_it) {
+  int fd = ::open((dir / "adopted").c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+  ASSERT_GE(fd, 0);
+  {
+    fake_sys fake;
+    file f(fd, "adopted");
+    EXPECT_EQ(f.path(), "adopted");
+    f.write(bytes_of("mine"));
+    EXPECT_EQ(f.position(), 4u);
+    { file gone = std::move(f); }
+    EXPECT_EQ(fake.calls(call::close), 1);
+  }
+  EXPECT_EQ(::fcntl(fd, F_GETFD), -1);
+  EXPECT_EQ(read_all(dir / "adopted"), "mine");
+}
+
+TEST_F(file_life, moved_from_file_is_safe_and_refuses_work) {
+  auto f = file::open(dir / "m");
+  file g(std::move(f));
+  EXPECT_FALSE(f.is_open());
+  EXPECT_TRUE(g.is_open());
+  fake_sys fake;
+  for (auto e : {thrown([&] { f.write(bytes_of("x")); }), thrown([&] { f.sync_data(); }),
+                 thrown([&] { f.size(); }), thrown([&] { read_text(f, 1, 0); })}) {
+    ASSERT_TRUE(e);
+    EXPECT_EQ(e->code().value(), EBADF);
+  }
+  f.close();
+  EXPECT_EQ(fake.calls(call::close), 0);
+  EXPECT_EQ(fake.calls(call::pwritev), 0);
+  g.write(bytes_of("g"));
+}
+
+TEST_F(file_life, move_assignment_closes_the_old_descriptor) {
+  auto a = file::open(dir / "a");
+  auto b = file::open(dir / "b");
+  int old_fd = a.native_handle();
+  fake_sys fake;
+  a = std::move(b);
+  EXPECT_EQ(fake.calls(call::close), 1);
+  EXPECT_EQ(::fcntl(old_fd, F_GETFD), -1);
+  a.write(bytes_of("to b"));
+  a.close();
+  EXPECT_EQ(read_all(dir / "b"), "to b");
+}
+
+TEST_F(file_life, destructor_reports_a_failed_close_to_the_handler) {
+  auto path = dir / "d";
+  captured_reports reports;
+  {
+    auto f = file::open(path);
+    fake_sys fake;
+    fake.fail(call::close, 1, EIO);
+    { file gone = std::move(f); }
+    EXPECT_EQ(fake.calls(call::close), 1);
+  }
+  ASSERT_EQ(reports.reports().size(), 1u);
+  const auto& report = reports.reports()[0];
+  EXPECT_EQ(report.code.value(), EIO);
+  EXPECT_NE(report.message.find("close " + quoted(path)), std::string::npos) << report.message;
+  EXPECT_NE(report.message.find(std::strerror(EIO)), std::string::npos) << report.message;
+}
+
+TEST_F(file_life, close_reports_its_failure) {
+  auto path = dir / "c";
+  auto f = file::open(path);
+  fake_sys fake;
+  fake.fail(call::close, 1, EIO);
+  auto e = thrown([&] { f.close(); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EIO);
+  EXPECT_NE(std::string(e->what()).find("close " + quoted(path)), std::string::npos);
+  EXPECT_FALSE(f.is_open());
+  f.close();  // never retried: Linux released the descriptor
+  EXPECT_EQ(fake.calls(call::close), 1);
+}
+
+TEST_F(file_life, the_default_handler_prints_one_line_on_stderr) {
+  auto path = dir / "d";
+  captured_reports reports;
+  auto mine = sluice::set_error_handler(nullptr);  // the default is back
+  ASSERT_NE(mine, nullptr);
+  {
+    auto f = file::open(path);
+    fake_sys fake;
+    fake.fail(call::close, 1, EBADF);
+    testing::internal::CaptureStderr();
+    { file gone = std::move(f); }
+  }
+  std::string printed = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(std::count(printed.begin(), printed.end(), '\n'), 1) << printed;
+  EXPECT_NE(printed.find("close " + quoted(path)), std::string::npos) << printed;
+  EXPECT_EQ(printed.back(), '\n');
+  EXPECT_NE(sluice::set_error_handler(mine), mine);  // replaced the default
+  EXPECT_TRUE(reports.reports().empty());            // it went to stderr, not to ours
+}
+
+}  // namespace

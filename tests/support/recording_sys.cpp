@@ -1,0 +1,184 @@
+#include "support/recording_sys.hpp"
+
+#include <fcntl.h>
+
+#include <cerrno>
+#include <filesystem>
+#include <stdexcept>
+
+#include "support/test_support.hpp"
+
+namespace sluice_test {
+namespace {
+
+const sluice::detail::sys_table& real() { return sluice::detail::real_sys(); }
+
+int no_sync(int) { return 0; }
+
+sluice::detail::sys_table make_syncless() {
+  sluice::detail::sys_table table = real();
+  table.fdatasync = no_sync;
+  table.fsync = no_sync;
+  return table;
+}
+
+}  // namespace
+
+recording_sys* recording_sys::active_ = nullptr;
+
+const sluice::detail::sys_table& syncless_sys() {
+  static const sluice::detail::sys_table table = make_syncless();
+  return table;
+}
+
+recording_sys::recording_sys(bool zero_by_disk) : zero_by_disk_(zero_by_disk), table_(real()) {
+  if (active_) throw std::logic_error("recording_sys: one at a time");
+  table_.openat = open_entry;
+  table_.close = close_entry;
+  table_.pwritev = pwritev_entry;
+  table_.fdatasync = fdatasync_entry;
+  table_.fsync = fsync_entry;
+  table_.fallocate = fallocate_entry;
+  table_.ftruncate = ftruncate_entry;
+  table_.renameat = rename_entry;
+  table_.unlinkat = unlink_entry;
+  active_ = this;
+  sluice::detail::set_sys(&table_);
+}
+
+recording_sys::~recording_sys() {
+  sluice::detail::set_sys(nullptr);
+  active_ = nullptr;
+}
+
+void recording_sys::ack(std::uint64_t lsn) { add({recorded_op::ack, {}, {}, 0, {}, lsn}); }
+
+void recording_sys::truncate(std::uint64_t lsn) {
+  add({recorded_op::truncate, {}, {}, 0, {}, lsn});
+}
+
+std::vector<recorded_op> recording_sys::ops() const {
+  std::lock_guard lock(mutex_);
+  return ops_;
+}
+
+void recording_sys::add(recorded_op op) {
+  std::lock_guard lock(mutex_);
+  ops_.push_back(std::move(op));
+}
+
+std::uint64_t recording_sys::count() const {
+  std::lock_guard lock(mutex_);
+  return ops_.size();
+}
+
+std::string recording_sys::name_of(int fd) {
+  std::lock_guard lock(mutex_);
+  return static_cast<std::size_t>(fd) < names_.size() ? names_[fd] : std::string();
+}
+
+int recording_sys::open_entry(int dir, const char* path, int flags, mode_t mode) {
+  int fd = real().openat(dir, path, flags, mode);
+  if (fd < 0) return fd;
+  std::lock_guard lock(active_->mutex_);
+  auto& names = active_->names_;
+  if (names.size() <= static_cast<std::size_t>(fd)) names.resize(fd + 1);
+  names[fd] =
+      (flags & O_DIRECTORY) ? std::string() : std::filesystem::path(path).filename().native();
+  return fd;
+}
+
+int recording_sys::close_entry(int fd) {
+  {
+    std::lock_guard lock(active_->mutex_);
+    if (static_cast<std::size_t>(fd) < active_->names_.size()) active_->names_[fd].clear();
+  }
+  return real().close(fd);
+}
+
+ssize_t recording_sys::pwritev_entry(int fd, const iovec* iov, int count, off_t offset) {
+  ssize_t done = real().pwritev(fd, iov, count, offset);
+  if (done <= 0) return done;
+  std::string data;
+  for (int i = 0; i < count && data.size() < static_cast<std::size_t>(done); ++i)
+    data.append(static_cast<const char*>(iov[i].iov_base),
+                std::min(iov[i].iov_len, static_cast<std::size_t>(done) - data.size()));
+  active_->add({recorded_op::write,
+                active_->name_of(fd),
+                {},
+                static_cast<std::uint64_t>(offset),
+                std::move(data),
+                0});
+  return done;
+}
+
+// A sync is recorded once it returns, but covers only the ops recorded
+// before it began: writes made meanwhile (by another thread) may miss it.
+int recording_sys::fdatasync_entry(int fd) {
+  std::uint64_t before = active_->count();
+  int result = real().fdatasync(fd);
+  if (result == 0) active_->add({recorded_op::sync, active_->name_of(fd), {}, before, {}, 0});
+  return result;
+}
+
+int recording_sys::fsync_entry(int fd) {
+  std::uint64_t before = active_->count();
+  int result = real().fsync(fd);
+  std::string name = active_->name_of(fd);
+  if (result == 0)
+    active_->add(
+        {name.empty() ? recorded_op::dir_sync : recorded_op::sync, name, {}, before, {}, 0});
+  return result;
+}
+
+int recording_sys::fallocate_entry(int fd, int mode, off_t offset, off_t length) {
+  if ((mode & write_zeroes_mode) && !active_->zero_by_disk_) {
+    errno = EOPNOTSUPP;
+    return -1;
+  }
+  int result = mode & write_zeroes_mode
+                   ? zero_by_hand(fd, mode & ~write_zeroes_mode, offset, length)
+                   : real().fallocate(fd, mode, offset, length);
+  if (result == 0 && !(mode & FALLOC_FL_KEEP_SIZE))
+    active_->add({recorded_op::grow,
+                  active_->name_of(fd),
+                  {},
+                  static_cast<std::uint64_t>(offset + length),
+                  {},
+                  0});
+  return result;
+}
+
+int recording_sys::ftruncate_entry(int fd, off_t length) {
+  int result = real().ftruncate(fd, length);
+  if (result == 0)
+    active_->add(
+        {recorded_op::resize, active_->name_of(fd), {}, static_cast<std::uint64_t>(length), {}, 0});
+  return result;
+}
+
+int recording_sys::rename_entry(int from_dir, const char* from, int to_dir, const char* to) {
+  int result = real().renameat(from_dir, from, to_dir, to);
+  if (result != 0) return result;
+  std::string source = std::filesystem::path(from).filename().native();
+  std::string target = std::filesystem::path(to).filename().native();
+  {
+    std::lock_guard lock(active_->mutex_);  // open descriptors follow the file
+    for (std::string& name : active_->names_)
+      if (name == source) name = target;
+  }
+  active_->add({recorded_op::rename, source, target, 0, {}, 0});
+  return result;
+}
+
+// Descriptors still open on the file keep its name: a sync through one
+// after the unlink names a file that is gone, which the replay ignores.
+int recording_sys::unlink_entry(int dir, const char* path, int flags) {
+  int result = real().unlinkat(dir, path, flags);
+  if (result != 0) return result;
+  active_->add(
+      {recorded_op::unlink, std::filesystem::path(path).filename().native(), {}, 0, {}, 0});
+  return result;
+}
+
+}  // namespace sluice_test

@@ -1,0 +1,284 @@
+#include "support/test_support.hpp"
+
+#include <fcntl.h>
+#include <grp.h>
+#include <linux/magic.h>
+#include <pthread.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "os/sys.hpp"
+#include "sluice/writer.hpp"
+
+namespace sluice_test {
+namespace {
+
+std::filesystem::path default_base() {
+  const char* tmpdir = std::getenv("TMPDIR");
+  return tmpdir && *tmpdir ? tmpdir : "/tmp";
+}
+
+}  // namespace
+
+temp_dir::temp_dir() : temp_dir(default_base()) {}
+
+temp_dir::temp_dir(const std::filesystem::path& base) {
+  std::string name = (base / "sluice-test-XXXXXX").native();
+  if (::mkdtemp(name.data()) == nullptr)
+    throw std::system_error(errno, std::generic_category(), "mkdtemp " + name);
+  path_ = name;
+}
+
+temp_dir::~temp_dir() {
+  std::error_code ignored;
+  std::filesystem::remove_all(path_, ignored);
+}
+
+std::string read_all(const std::filesystem::path& path) {
+  std::string content;
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    ADD_FAILURE() << "cannot open " << path << ": " << std::strerror(errno);
+    return content;
+  }
+  struct stat st {};
+  if (::fstat(fd, &st) == 0) content.reserve(static_cast<std::size_t>(st.st_size));
+  char chunk[64 * 1024];
+  for (;;) {
+    ssize_t n = ::read(fd, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) ADD_FAILURE() << "cannot read " << path << ": " << std::strerror(errno);
+    if (n <= 0) break;
+    content.append(chunk, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  return content;
+}
+
+void write_all(const std::filesystem::path& path, std::string_view content) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(content.data(), static_cast<std::streamsize>(content.size()));
+  out.close();
+  ASSERT_TRUE(out.good()) << "cannot write " << path;
+}
+
+std::uint64_t size_on_disk(const std::filesystem::path& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0)
+    throw std::system_error(errno, std::generic_category(), "stat " + path.native());
+  return static_cast<std::uint64_t>(st.st_size);
+}
+
+std::string read_to_end(int fd, std::size_t limit) {
+  std::string got;
+  char buffer[65536];
+  while (got.size() < limit) {
+    ssize_t n = ::read(fd, buffer, std::min(sizeof buffer, limit - got.size()));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got.append(buffer, static_cast<std::size_t>(n));
+  }
+  return got;
+}
+
+std::vector<std::string> entries(const std::filesystem::path& directory) {
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(directory))
+    names.push_back(entry.path().filename().native());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+void replace_with(const std::filesystem::path& path, std::string_view content) {
+  sluice::writer out(path, {.buffer_size = 4096, .atomic_replace = true});
+  out.write(content);
+  out.close();
+}
+
+std::string pattern(std::size_t n, std::uint64_t seed) {
+  std::mt19937_64 random(seed);
+  std::string text(n, '\0');
+  for (std::size_t i = 0; i < n; i += 8) {
+    std::uint64_t word = random();
+    std::memcpy(text.data() + i, &word, std::min<std::size_t>(8, n - i));
+  }
+  return text;
+}
+
+std::string read_text(sluice::file& f, std::size_t n, std::uint64_t offset) {
+  std::string text(n, '\0');
+  text.resize(f.read_at(std::as_writable_bytes(std::span(text.data(), n)), offset));
+  return text;
+}
+
+bool on_tmpfs(const std::filesystem::path& path) {
+  struct statfs fs {};
+  return ::statfs(path.c_str(), &fs) == 0 && fs.f_type == TMPFS_MAGIC;
+}
+
+std::string as_user(uid_t uid, gid_t gid, const std::function<std::string()>& body) {
+  int ends[2];
+  if (::pipe2(ends, O_CLOEXEC) != 0) return std::string("pipe: ") + std::strerror(errno);
+  pid_t child = ::fork();
+  if (child == 0) {
+    ::close(ends[0]);
+    std::string said;
+    if (::setgroups(0, nullptr) != 0 || ::setgid(gid) != 0 || ::setuid(uid) != 0)
+      said = "cannot become " + std::to_string(uid) + ": " + std::strerror(errno);
+    else
+      said = body();
+    for (std::size_t at = 0; at < said.size();) {
+      ssize_t n = ::write(ends[1], said.data() + at, said.size() - at);
+      if (n <= 0) break;
+      at += static_cast<std::size_t>(n);
+    }
+    ::_exit(0);
+  }
+  ::close(ends[1]);
+  std::string said =
+      child > 0 ? read_to_end(ends[0]) : "fork: " + std::string(std::strerror(errno));
+  ::close(ends[0]);
+  if (child > 0) ::waitpid(child, nullptr, 0);
+  return said;
+}
+
+std::string needs_root() {
+  return ::geteuid() == 0 ? "" : "needs root, to run part of the test as another user";
+}
+
+std::optional<std::string> run_command(const std::string& command) {
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (!pipe) return std::nullopt;
+  std::string out = read_to_end(::fileno(pipe));
+  int status = ::pclose(pipe);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return std::nullopt;
+  return out;
+}
+
+std::string needs_tool(const std::string& name) {
+  if (run_command("command -v " + name + " >/dev/null")) return "";
+  return name + " is not installed (Debian packages acl and attr)";
+}
+
+captured_reports* captured_reports::active_ = nullptr;
+
+captured_reports::captured_reports() {
+  if (active_) throw std::logic_error("captured_reports: one at a time");
+  active_ = this;
+  previous_ = sluice::set_error_handler(&record);
+}
+
+captured_reports::~captured_reports() {
+  sluice::set_error_handler(previous_);
+  active_ = nullptr;
+}
+
+void captured_reports::record(const std::error_code& code, std::string_view message) noexcept {
+  if (active_) active_->reports_.push_back({code, std::string(message)});
+}
+
+pipe_ends::pipe_ends(int flags) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC | flags) != 0) throw std::system_error(errno, std::generic_category());
+  read_ = fds[0];
+  write_ = fds[1];
+}
+
+pipe_ends::~pipe_ends() {
+  close_read();
+  close_write();
+}
+
+int pipe_ends::take_write_end() noexcept { return std::exchange(write_, -1); }
+
+void pipe_ends::close_read() noexcept {
+  if (read_ >= 0) ::close(std::exchange(read_, -1));
+}
+
+void pipe_ends::close_write() noexcept {
+  if (write_ >= 0) ::close(std::exchange(write_, -1));
+}
+
+bool write_pieces(int fd, std::string_view text, std::size_t piece) {
+  for (std::size_t at = 0; at < text.size();) {
+    ssize_t n = ::write(fd, text.data() + at, std::min(piece, text.size() - at));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    at += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+sender::sender(std::function<int()> open_target, std::string text, std::size_t piece)
+    : thread_([open_target = std::move(open_target), text = std::move(text), piece] {
+        sigset_t pipe_signal;
+        sigemptyset(&pipe_signal);
+        sigaddset(&pipe_signal, SIGPIPE);
+        pthread_sigmask(SIG_BLOCK, &pipe_signal, nullptr);
+        int fd = open_target();
+        if (fd < 0) return;
+        write_pieces(fd, text, piece);
+        ::close(fd);
+      }) {}
+
+sender::~sender() { join(); }
+
+void sender::join() {
+  if (thread_.joinable()) thread_.join();
+}
+
+scoped_umask::scoped_umask(mode_t mask) : previous_(::umask(mask)) {}
+scoped_umask::~scoped_umask() { ::umask(previous_); }
+
+void put_all(sluice::writer& out, std::string_view text) {
+  for (char c : text) out.put(c);
+}
+
+std::string print_numbers(sluice::writer& out, int count) {
+  std::string text;
+  for (int i = 0; i < count; ++i) {
+    out.print(i * 7919);
+    out.put('\n');
+    text += std::to_string(i * 7919) + '\n';
+  }
+  return text;
+}
+
+std::size_t direct_block(const std::filesystem::path& path) {
+  try {
+    sluice::writer probe(path, {.caching = sluice::caching::direct});
+    return sluice::file::open(path, {.mode = sluice::open_mode::read_only}).direct_io_alignment();
+  } catch (const std::system_error&) {
+    return 0;
+  }
+}
+
+int zero_by_hand(int fd, int mode, off_t offset, off_t length) {
+  const sluice::detail::sys_table& real = sluice::detail::real_sys();
+  if (real.fallocate(fd, mode, offset, length) != 0) return -1;
+  static const std::vector<char> zeros(std::size_t{1} << 20);
+  for (off_t at = offset; at < offset + length;) {
+    off_t piece_size = std::min(static_cast<off_t>(zeros.size()), offset + length - at);
+    iovec piece{const_cast<char*>(zeros.data()), static_cast<std::size_t>(piece_size)};
+    ssize_t n = real.pwritev(fd, &piece, 1, at);
+    if (n < 0) return -1;
+    at += n;
+  }
+  return 0;
+}
+
+}  // namespace sluice_test

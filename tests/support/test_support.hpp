@@ -1,0 +1,217 @@
+// Helpers every sluice test shares: a fresh temporary directory per test,
+// reading a file back, capturing what the error handler is told, and
+// restoring the umask.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <sys/types.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <thread>
+#include <vector>
+
+#include "sluice/error.hpp"
+#include "sluice/file.hpp"
+
+namespace sluice {
+class writer;
+}
+
+namespace sluice_test {
+
+// The bytes of `text`, as sluice::file takes them.
+inline std::span<const std::byte> bytes_of(std::string_view text) {
+  return std::as_bytes(std::span(text.data(), text.size()));
+}
+
+// The bytes as text: the reverse of bytes_of.
+inline std::string text_of(std::span<const std::byte> bytes) {
+  return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
+}
+
+// The exception of type Error that `body` throws, or nothing if it returns.
+// Any other exception propagates (and fails the test).
+template <class Error = std::system_error, class Body>
+std::optional<Error> thrown(Body&& body) {
+  try {
+    body();
+  } catch (const Error& e) {
+    return e;
+  }
+  return std::nullopt;
+}
+
+// "'<path>'", as error messages quote a path.
+inline std::string quoted(const std::filesystem::path& path) { return "'" + path.native() + "'"; }
+
+// A directory made with mkdtemp under $TMPDIR (or /tmp, or `base`), removed
+// with everything inside it on destruction.
+class temp_dir {
+ public:
+  temp_dir();
+  explicit temp_dir(const std::filesystem::path& base);
+  temp_dir(const temp_dir&) = delete;
+  temp_dir& operator=(const temp_dir&) = delete;
+  ~temp_dir();
+
+  const std::filesystem::path& path() const noexcept { return path_; }
+  std::filesystem::path operator/(std::string_view name) const { return path_ / name; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// The fixture most tests use: one fresh directory per test.
+class dir_test : public ::testing::Test {
+ protected:
+  temp_dir dir;
+};
+
+// The whole content of `path` (fails the test if it cannot be read).
+std::string read_all(const std::filesystem::path& path);
+// Writes `content` to `path` with ordinary POSIX calls (not through sluice).
+void write_all(const std::filesystem::path& path, std::string_view content);
+// st_size of `path` by stat (not through sluice).
+std::uint64_t size_on_disk(const std::filesystem::path& path);
+// What descriptor `fd` (a pipe's reading end, say) gives until its end, or
+// until `limit` bytes, with read(2).
+std::string read_to_end(int fd, std::size_t limit = std::string::npos);
+
+// The names in `directory`, sorted.
+std::vector<std::string> entries(const std::filesystem::path& directory);
+
+// Replaces `path` with `content` through a writer with
+// writer_options::atomic_replace and a 4 KiB buffer (so that the
+// temporary takes several writes), and closes it.
+void replace_with(const std::filesystem::path& path, std::string_view content);
+
+// `n` bytes of a pattern that depends on `seed`, so that misplaced or
+// duplicated bytes show.
+std::string pattern(std::size_t n, std::uint64_t seed = 1);
+
+// Up to `n` bytes of `f` from `offset`, through file::read_at.
+std::string read_text(sluice::file& f, std::size_t n, std::uint64_t offset);
+
+// Writes `text` one byte at a time (put()).
+void put_all(sluice::writer& out, std::string_view text);
+
+// Prints i * 7919 and a newline for each i in [0, count) (print() and
+// put(), so that numbers straddle buffer ends); returns the text.
+std::string print_numbers(sluice::writer& out, int count);
+
+// The alignment of direct I/O on `path`'s filesystem (a writer with
+// caching::direct creates `path` to find out), or 0 where it has none.
+std::size_t direct_block(const std::filesystem::path& path);
+
+// True if `path` lives on a tmpfs.
+bool on_tmpfs(const std::filesystem::path& path);
+
+// fallocate's FALLOC_FL_WRITE_ZEROES (linux/falloc.h from Linux 6.17).
+inline constexpr int write_zeroes_mode = 0x80;
+
+// What a disk that zeroes blocks without writing them leaves, made with the
+// real system calls for seams that emulate such a disk: [offset, offset +
+// length) of `fd` reserved (fallocate with `mode`'s other bits) and written
+// with zeros. 0, or -1 with errno.
+int zero_by_hand(int fd, int mode, off_t offset, off_t length);
+
+// Runs `body` in a child process that has become user `uid`, group `gid`
+// (no supplementary groups; no passwd entry is needed) and returns what
+// `body` returned, or "cannot become <uid>: <why>". Call it as root only
+// (tests skip otherwise: see needs_root). The child ends with _exit.
+std::string as_user(uid_t uid, gid_t gid, const std::function<std::string()>& body);
+
+// The empty string if the process is root, else why a test that changes
+// users must be skipped.
+std::string needs_root();
+
+// Runs `command` with /bin/sh -c; returns its standard output, or nothing
+// if it did not exit with status 0 (its standard error goes to the test's).
+std::optional<std::string> run_command(const std::string& command);
+
+// The empty string if the command-line tool `name` can be run, else why a
+// test that uses it must be skipped.
+std::string needs_tool(const std::string& name);
+
+// Installs an error handler that records every report; restores the previous
+// handler on destruction. One at a time.
+class captured_reports {
+ public:
+  struct report {
+    std::error_code code;
+    std::string message;
+  };
+  captured_reports();
+  captured_reports(const captured_reports&) = delete;
+  captured_reports& operator=(const captured_reports&) = delete;
+  ~captured_reports();
+
+  const std::vector<report>& reports() const noexcept { return reports_; }
+
+ private:
+  static void record(const std::error_code& code, std::string_view message) noexcept;
+  static captured_reports* active_;
+  sluice::error_handler previous_;
+  std::vector<report> reports_;
+};
+
+// Both ends of a pipe(2), closed on destruction unless taken.
+class pipe_ends {
+ public:
+  explicit pipe_ends(int flags = 0);  // pipe2 flags beside O_CLOEXEC (O_NONBLOCK)
+  pipe_ends(const pipe_ends&) = delete;
+  pipe_ends& operator=(const pipe_ends&) = delete;
+  ~pipe_ends();
+  int read_end() const noexcept { return read_; }
+  int write_end() const noexcept { return write_; }
+  int take_write_end() noexcept;
+  void close_read() noexcept;
+  void close_write() noexcept;
+
+ private:
+  int read_ = -1;
+  int write_ = -1;
+};
+
+// Writes all of `text` to `fd` with write(2), in pieces of `piece` bytes;
+// false if a write fails (EPIPE: the reader has gone).
+bool write_pieces(int fd, std::string_view text, std::size_t piece);
+
+// Sends `text` to the descriptor open_target() returns (skipped if it
+// returns -1), in pieces of `piece` bytes, on a thread of its own, then
+// closes it. SIGPIPE is blocked on that thread: a reader that gives up (a
+// failing test) ends the sending with EPIPE instead of ending the tests.
+class sender {
+ public:
+  sender(std::function<int()> open_target, std::string text, std::size_t piece);
+  sender(const sender&) = delete;
+  sender& operator=(const sender&) = delete;
+  ~sender();  // join()s, if not done
+  // Waits for the sending to end: call it once the reading side is closed.
+  void join();
+
+ private:
+  std::thread thread_;
+};
+
+// Sets the umask for the lifetime of the object.
+class scoped_umask {
+ public:
+  explicit scoped_umask(mode_t mask);
+  ~scoped_umask();
+  scoped_umask(const scoped_umask&) = delete;
+  scoped_umask& operator=(const scoped_umask&) = delete;
+
+ private:
+  mode_t previous_;
+};
+
+}  // namespace sluice_test

@@ -1,0 +1,284 @@
+// When memory runs out. sluice::journal: a failed append appends nothing and
+// takes no lsn, so the log stays a gapless sequence that commits, reads back
+// and reopens. sluice::writer: a background failure that finds no memory to
+// take its bytes back still stops the writer, and a buffer that cannot be
+// allocated leaves the path untouched. A test program of its own,
+// because it replaces the global operator new and aligned_alloc to make
+// allocations fail on demand.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdlib>
+#include <filesystem>
+#include <future>
+#include <new>
+#include <optional>
+#include <sluice/sluice.hpp>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "support/fake_sys.hpp"
+#include "support/journal_test_support.hpp"
+
+namespace {
+
+// While set, allocations of at least this many bytes fail (on any thread:
+// the journal allocates on the calling one).
+std::size_t refuse_from = 0;
+// While set, the next allocation fails, whatever its size.
+bool refuse_next = false;
+
+void* allocate(std::size_t size) {
+  if (refuse_next) {
+    refuse_next = false;
+    throw std::bad_alloc();
+  }
+  if (refuse_from != 0 && size >= refuse_from) throw std::bad_alloc();
+  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  throw std::bad_alloc();
+}
+
+// Allocations of `size` bytes or more fail until destroyed.
+class refuse_large_allocations {
+ public:
+  explicit refuse_large_allocations(std::size_t size) { refuse_from = size; }
+  ~refuse_large_allocations() { refuse_from = 0; }
+  refuse_large_allocations(const refuse_large_allocations&) = delete;
+  refuse_large_allocations& operator=(const refuse_large_allocations&) = delete;
+};
+
+// Writer buffers (aligned_alloc) larger than this fail while it is set.
+std::atomic<std::size_t> refuse_buffers_over{0};
+// Writer buffers (aligned_alloc) aligned on more than this fail while it is set.
+std::atomic<std::size_t> refuse_alignment_over{0};
+
+}  // namespace
+
+extern "C" void* aligned_alloc(std::size_t align, std::size_t size) noexcept {
+  std::size_t limit = refuse_buffers_over, align_limit = refuse_alignment_over;
+  if (limit != 0 && size > limit) return nullptr;
+  if (align_limit != 0 && align > align_limit) return nullptr;
+  void* p = nullptr;
+  return posix_memalign(&p, align, size) == 0 ? p : nullptr;
+}
+
+void* operator new(std::size_t size) { return allocate(size); }
+void* operator new[](std::size_t size) { return allocate(size); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+
+namespace {
+
+using namespace sluice_test;
+using sluice::journal;
+
+using journal_oom = dir_test;
+
+constexpr std::size_t big = std::size_t{1} << 20;  // needs the pending buffer to grow
+
+TEST_F(journal_oom, a_failed_append_takes_no_lsn_and_the_log_stays_whole) {
+  {
+    auto log = journal::open(dir.path());
+    EXPECT_EQ(log.append(bytes_of("first")), 1u);
+    std::string large(big, 'x');
+    {
+      refuse_large_allocations refuse(big / 2);
+      EXPECT_THROW(log.append(bytes_of(large)), std::bad_alloc);
+    }
+    EXPECT_EQ(log.next_lsn(), 2u);
+    EXPECT_EQ(log.append(bytes_of("second")), 2u);
+    log.commit(2);
+    EXPECT_EQ(read_records(log), (std::vector<read_record>{{1, "first"}, {2, "second"}}));
+    log.close();
+  }
+  auto reopened = journal::open(dir.path());  // the default recovery finds nothing wrong
+  EXPECT_EQ(read_records(reopened), (std::vector<read_record>{{1, "first"}, {2, "second"}}));
+  EXPECT_EQ(reopened.next_lsn(), 3u);
+}
+
+TEST_F(journal_oom, a_failed_batch_appends_none_of_its_records) {
+  auto log = journal::open(dir.path());
+  log.write(bytes_of("before"));
+  std::string small = "small", large(big, 'y');
+  std::span<const std::byte> batch[] = {bytes_of(small), bytes_of(small), bytes_of(large)};
+  {
+    refuse_large_allocations refuse(big / 2);
+    EXPECT_THROW(log.append(std::span<const std::span<const std::byte>>(batch)), std::bad_alloc);
+  }
+  EXPECT_EQ(log.next_lsn(), 2u);
+  log.write(bytes_of("after"));
+  EXPECT_EQ(read_records(log), (std::vector<read_record>{{1, "before"}, {2, "after"}}));
+}
+
+// The leader's first allocation is in moving to a new segment; failing it
+// poisons the journal with ENOMEM, not with an I/O error that never was.
+TEST_F(journal_oom, running_out_of_memory_while_writing_poisons_with_enomem) {
+  auto log = journal::open(dir.path(), {.segment_size = 4096});
+  std::string record(1500, 'r');
+  log.write(bytes_of(record));
+  log.write(bytes_of(record));
+  std::uint64_t third = log.append(bytes_of(record));  // does not fit: a new segment
+  refuse_next = true;
+  EXPECT_THROW(log.commit(third), std::bad_alloc);
+  refuse_next = false;
+  auto e = thrown([&] { log.append(bytes_of("more")); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), ENOMEM);
+  EXPECT_NE(std::string(e->what()).find("out of memory while writing records"), std::string::npos)
+      << e->what();
+}
+
+// A writer whose second buffer fails in the background (ENOSPC); taking its
+// bytes back needs a larger buffer, which cannot be had.
+class writer_oom : public dir_test {
+ protected:
+  // Emplaces that writer in `out`; its flush() throws std::bad_alloc.
+  void fail_without_memory(std::optional<sluice::writer>& out, fake_sys& fake) {
+    fake.on_pwritev([&](int nth, std::size_t) {
+      if (nth != 2) return transfer_action{};
+      released_.wait();
+      return transfer_action{transfer_action::fail, ENOSPC, 0};
+    });
+    out.emplace(dir.path() / "out",
+                sluice::writer_options{.buffer_size = 100, .write_behind = true});
+    for (char c : pattern(250)) out->put(c);  // two buffers handed off, 50 bytes buffered
+    refuse_buffers_over = 128;                // the 100-byte buffers still come
+    release_.set_value();
+    EXPECT_THROW(out->flush(), std::bad_alloc);
+    refuse_buffers_over = 0;
+  }
+
+ private:
+  std::promise<void> release_;
+  std::shared_future<void> released_ = release_.get_future().share();
+};
+
+// The writer must still stop: its error sticks, and no later put() is
+// accepted as if nothing happened.
+TEST_F(writer_oom, a_background_failure_that_finds_no_memory_still_stops_the_writer) {
+  fake_sys fake;
+  std::optional<sluice::writer> out;
+  fail_without_memory(out, fake);
+  int writes = fake.calls(call::pwritev);
+  auto e = thrown<sluice::write_error>([&] { out->put('x'); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), ENOSPC);
+  EXPECT_EQ(fake.calls(call::pwritev), writes) << "a failed write was retried";
+  captured_reports reports;
+  out.reset();  // destroyed without close: put() threw the loss, nothing more to report
+  EXPECT_TRUE(reports.reports().empty());
+}
+
+// Destroyed right after the bad_alloc: the caller never saw the write
+// failure, so the destructor reports it.
+TEST_F(writer_oom, a_write_failure_hidden_by_a_bad_alloc_is_reported_by_the_destructor) {
+  fake_sys fake;
+  std::optional<sluice::writer> out;
+  fail_without_memory(out, fake);
+  captured_reports reports;
+  out.reset();
+  ASSERT_EQ(reports.reports().size(), 1u);
+  EXPECT_EQ(reports.reports()[0].code.value(), ENOSPC);
+  EXPECT_NE(reports.reports()[0].message.find("bytes lost"), std::string::npos)
+      << reports.reports()[0].message;
+}
+
+// The buffer is allocated before the path is opened: a buffer that cannot
+// be had neither empties an existing file nor creates a new one.
+TEST_F(writer_oom, a_buffer_that_cannot_be_allocated_leaves_the_path_alone) {
+  constexpr std::size_t mib = 1 << 20;
+  for (auto options :
+       {sluice::writer_options{.buffer_size = mib},
+        sluice::writer_options{.buffer_size = mib, .atomic_replace = true},
+        sluice::writer_options{.buffer_size = mib, .durability = sluice::durability::all_on_close},
+        sluice::writer_options{.buffer_size = mib, .caching = sluice::caching::direct}}) {
+    write_all(dir / "existing", "old");
+    refuse_buffers_over = mib / 2;
+    EXPECT_THROW(sluice::writer(dir / "existing", options), std::bad_alloc);
+    EXPECT_THROW(sluice::writer(dir / "new", options), std::bad_alloc);
+    refuse_buffers_over = 0;
+    EXPECT_EQ(read_all(dir / "existing"), "old");
+    EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"existing"});
+  }
+}
+
+// caching::direct where the alignment is larger than a page (reported
+// through the seam's statx): the buffer allocated before the open must be
+// allocated again once the file is open and the alignment known. That
+// failing loses nothing: an existing file is opened without O_TRUNC and
+// emptied only once the buffer is there; a new one is left empty.
+TEST_F(writer_oom, a_direct_buffer_that_cannot_be_aligned_loses_nothing) {
+  constexpr std::size_t mib = 1 << 20;
+  auto page = static_cast<unsigned>(::sysconf(_SC_PAGESIZE));
+  for (auto durability : {sluice::durability::none, sluice::durability::all_on_close}) {
+    SCOPED_TRACE(durability == sluice::durability::none ? "none" : "all_on_close");
+    sluice::writer_options options{
+        .buffer_size = mib, .durability = durability, .caching = sluice::caching::direct};
+    write_all(dir / "existing", "old");
+    {
+      fake_sys fake;
+      fake.report_direct_alignment(2 * page);
+      refuse_alignment_over = page;
+      EXPECT_THROW(sluice::writer(dir / "existing", options), std::bad_alloc);
+      EXPECT_THROW(sluice::writer(dir / "new", options), std::bad_alloc);
+      refuse_alignment_over = 0;
+    }
+    EXPECT_EQ(read_all(dir / "existing"), "old");
+    EXPECT_EQ(read_all(dir / "new"), "");
+    std::filesystem::remove(dir / "new");
+    if (direct_block(dir / "probe") == 0) GTEST_SKIP() << "no direct I/O here";
+    std::filesystem::remove(dir / "probe");
+    fake_sys fake;
+    fake.report_direct_alignment(2 * page);
+    sluice::writer out(dir / "existing", options);  // the allocation succeeds: emptied
+    EXPECT_EQ(size_on_disk(dir / "existing"), 0u);
+    out.write(std::string_view("new"));
+    out.close();
+    EXPECT_EQ(read_all(dir / "existing"), "new");
+  }
+}
+
+// Open descriptors of this process.
+std::size_t open_descriptors() {
+  std::size_t count = 0;
+  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator("/proc/self/fd"))
+    ++count;
+  return count;
+}
+
+// The temporary exists from its open on: an allocation failing after it
+// (here, copying the old file's extended attribute) must neither leak its
+// descriptor nor leave it behind, so every string it needs is made before
+// it is created.
+TEST_F(writer_oom, an_allocation_failing_once_the_temporary_exists_leaves_nothing_behind) {
+  for (bool named : {false, true}) {
+    SCOPED_TRACE(named ? "named" : "O_TMPFILE");
+    write_all(dir / "t", "old");
+    if (::setxattr((dir / "t").c_str(), "user.kept", "1", 1, 0) != 0)
+      GTEST_SKIP() << "no user.* extended attributes here";
+    std::size_t descriptors = open_descriptors();
+    {
+      fake_sys fake;
+      if (named) fake.refuse_o_tmpfile();
+      fake.on_open([&](const std::string&, int flags) {
+        bool temporary = named ? (flags & O_EXCL) != 0 : (flags & O_TMPFILE) == O_TMPFILE;
+        if (temporary) refuse_next = true;  // the first allocation after this open fails
+        return 0;
+      });
+      EXPECT_THROW(sluice::writer(dir / "t", {.atomic_replace = true}), std::bad_alloc);
+      refuse_next = false;
+    }
+    EXPECT_EQ(open_descriptors(), descriptors);
+    EXPECT_EQ(read_all(dir / "t"), "old");
+    EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"t"});
+  }
+}
+
+}  // namespace

@@ -1,0 +1,152 @@
+// caching::direct: O_DIRECT transfers, all aligned, the file cut to its exact
+// size at close, and the error contract kept although blocks are rewritten.
+// The random sequences are in writer_model_test.cpp.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <sluice/sluice.hpp>
+#include <string>
+
+#include "support/fake_sys.hpp"
+#include "support/test_support.hpp"
+
+namespace {
+
+using namespace sluice_test;
+using sluice::caching;
+using sluice::writer;
+
+constexpr sluice::writer_options direct{.caching = caching::direct};
+
+class writer_direct : public dir_test {
+ protected:
+  void SetUp() override {
+    try {
+      writer probe(dir / "probe", direct);
+    } catch (const std::system_error& e) {
+      GTEST_SKIP() << "no O_DIRECT here: " << e.what();
+    }
+  }
+
+  std::size_t block_of(const std::filesystem::path& path) {
+    return sluice::file::open(path, {.mode = sluice::open_mode::read_only}).direct_io_alignment();
+  }
+};
+
+TEST_F(writer_direct, its_default_buffer_is_the_direct_default) {
+  writer out(dir / "d", direct);
+  EXPECT_EQ(out.buffer_size(), sluice::writer_options::default_direct_buffer_size);
+  writer buffered(dir / "b");
+  EXPECT_EQ(buffered.buffer_size(), sluice::writer_options::default_buffer_size);
+}
+
+TEST_F(writer_direct, every_transfer_is_aligned_and_the_file_exact_at_close) {
+  auto path = dir / "d";
+  std::string data = pattern(1'000'003);
+  fake_sys fake;
+  writer out(path, {.buffer_size = 10'000, .caching = caching::direct});
+  std::size_t block = block_of(path);
+  EXPECT_EQ(out.buffer_size() % block, 0u) << "the buffer is whole blocks";
+  for (std::size_t at = 0; at < data.size(); at += 7777)
+    out.write(std::string_view(data).substr(at, 7777));
+  out.flush();
+  EXPECT_EQ(size_on_disk(path) % block, 0u) << "padded until close";
+  out.close();
+  EXPECT_TRUE(fake.open_flags()[0] & O_DIRECT);
+  ASSERT_FALSE(fake.pwritevs().empty());
+  for (const auto& w : fake.pwritevs()) {
+    EXPECT_EQ(static_cast<std::size_t>(w.offset) % block, 0u);
+    EXPECT_EQ(w.requested % block, 0u);
+  }
+  EXPECT_EQ(size_on_disk(path), data.size());
+  EXPECT_TRUE(read_all(path) == data);
+}
+
+TEST_F(writer_direct, a_large_write_is_copied_not_gathered) {
+  fake_sys fake;
+  writer out(dir / "d", {.buffer_size = 4096, .caching = caching::direct});
+  out.put('x');
+  out.write(pattern(1 << 20));
+  for (const auto& w : fake.pwritevs()) EXPECT_EQ(w.iov_count, 1);
+  out.close();
+}
+
+TEST_F(writer_direct, without_statx_alignment_the_block_size_is_used) {
+  auto path = dir / "d";
+  fake_sys fake;
+  fake.fail(call::statx, 1, ENOSYS);
+  writer out(path, direct);
+  out.write(std::string_view("through st_blksize"));
+  out.close();
+  EXPECT_EQ(read_all(path), "through st_blksize");
+}
+
+TEST_F(writer_direct, a_failed_write_leaves_exactly_the_bytes_before_it) {
+  auto path = dir / "d";
+  std::string data = pattern(30'000);
+  fake_sys fake;
+  writer out(path, {.buffer_size = 4096, .caching = caching::direct});
+  out.write(std::string_view(data).substr(0, 5000));
+  out.flush();  // 5000 bytes on disk, the file padded to 8192, 904 bytes kept
+  fake.fail(call::pwritev, fake.calls(call::pwritev) + 1, EIO);  // the rewrite of block 2
+  auto e = thrown<sluice::write_error>([&] { out.write(std::string_view(data).substr(5000)); });
+  ASSERT_TRUE(e);
+  auto closing = thrown<sluice::write_error>([&] { out.close(); });
+  ASSERT_TRUE(closing);
+  std::string file = read_all(path);
+  EXPECT_EQ(file.size(), e->offset()) << "the block written before and padding are cut";
+  EXPECT_EQ(file.size() + out.buffered(), out.tell()) << "nothing lost without being counted";
+  EXPECT_TRUE(file == data.substr(0, file.size())) << "the file is a prefix of the data";
+}
+
+TEST_F(writer_direct, needs_a_path_not_an_open_file) {
+  auto e = thrown([&] { writer out(sluice::file::open(dir / "d"), direct); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EINVAL);
+  EXPECT_NE(std::string(e->what()).find("caching::direct"), std::string::npos) << e->what();
+}
+
+TEST_F(writer_direct, works_with_atomic_replace_and_preallocate) {
+  auto path = dir / "d";
+  write_all(path, "old");
+  std::string data = pattern(123'457);
+  writer out(path, {.preallocate = 1 << 20, .caching = caching::direct, .atomic_replace = true});
+  out.write(data);
+  out.close();
+  EXPECT_EQ(size_on_disk(path), data.size());
+  EXPECT_TRUE(read_all(path) == data);
+}
+
+TEST_F(writer_direct, reserve_beyond_the_buffer_keeps_the_partial_block) {
+  auto path = dir / "d";
+  writer out(path, {.buffer_size = 4096, .caching = caching::direct});
+  out.write(std::string_view("head "));
+  out.flush();
+  auto room = out.reserve(10'000);
+  std::string body = pattern(10'000);
+  std::copy(body.begin(), body.end(), room.begin());
+  out.commit(body.size());
+  out.close();
+  EXPECT_EQ(read_all(path), "head " + body);
+}
+
+// tmpfs takes O_DIRECT since Linux 6.6 and refuses it before: either way the
+// outcome is clear.
+TEST(writer_direct_tmpfs, works_or_says_the_filesystem_refuses_o_direct) {
+  if (!std::filesystem::is_directory("/dev/shm")) GTEST_SKIP() << "no /dev/shm";
+  temp_dir shm("/dev/shm");
+  auto path = shm / "d";
+  try {
+    writer out(path, direct);
+    out.write(std::string_view("on tmpfs"));
+    out.close();
+    EXPECT_EQ(read_all(path), "on tmpfs");
+  } catch (const std::system_error& e) {
+    EXPECT_EQ(e.code().value(), EINVAL);
+    EXPECT_NE(std::string(e.what()).find("refuses O_DIRECT"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
