@@ -119,12 +119,19 @@ enum class caching {
   // (ftruncate) once the buffer fits the alignment, which is known only
   // then: a buffer that cannot be allocated leaves it as it was (a new file
   // is left empty).
+  // Where write_behind's io_uring engine can serve (see write_behind), a
+  // direct writer uses it even without write_behind, as it measured faster
+  // (docs/performance.md): the next buffer fills while two writes are in
+  // flight, with write_behind's costs (a ring, three buffers) and contract
+  // (a failure is thrown by the next call that hands over a buffer or
+  // waits), and write_behind_engine() says io_uring. Elsewhere each buffer
+  // is written on the caller's thread.
   direct,
 };
 
 // What writes a write_behind writer's buffers (writer::write_behind_engine()).
 enum class write_behind_engine {
-  none,      // write_behind is off, or a background failure ended it
+  none,      // write_behind is off (and caching::direct has no ring), or a failure ended it
   thread,    // a background thread, one write at a time
   io_uring,  // several io_uring writes in flight, reaped on the caller's thread
 };
@@ -448,8 +455,9 @@ class writer : private detail::buffered_file {
   // or the filesystem cannot preallocate.
   bool preallocated() const noexcept { return modes_.preallocated; }
 
-  // What writes the buffers handed over with options.write_behind: none
-  // without it, and once a background failure was thrown.
+  // What writes the buffers handed over with options.write_behind (or by
+  // caching::direct, which keeps writes in flight where io_uring serves):
+  // none without them, and once a background failure was thrown.
   sluice::write_behind_engine write_behind_engine() const noexcept;
 
   bool is_open() const noexcept { return target_.is_open(); }

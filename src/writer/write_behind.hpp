@@ -107,6 +107,12 @@ class write_behind : public flush_strategy {
   void take_back(buffered_file& b, std::span<const char> rest);
 };
 
+// caching::direct without write_behind: the io_uring engine over `inner`,
+// two writes in flight, where the ring serves (as start_write_behind
+// says); else `inner` itself, writing on the caller's thread.
+std::unique_ptr<flush_strategy> start_in_flight(std::unique_ptr<foreground_flush> inner,
+                                                buffered_file& b);
+
 // The write-behind way over `inner` for b's file: io_uring where it can
 // serve (liburing, a regular file not in append mode nor borrowed, nothing
 // to follow each write), else the thread.

@@ -120,6 +120,8 @@ void writer::start(const writer_options& options, std::unique_ptr<detail::foregr
   if (options.preallocate != 0 && !target_.sequential()) reserve_space(options.preallocate);
   if (options.write_behind)
     flush_ = detail::start_write_behind(std::move(way), *this);
+  else if (options.caching == caching::direct)
+    flush_ = detail::start_in_flight(std::move(way), *this);
   else
     flush_ = std::move(way);
 }
