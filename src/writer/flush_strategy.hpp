@@ -8,14 +8,15 @@
 //                       the file cut to its size at close
 //   thread_write_behind write_behind: full buffers handed to a thread
 //   uring_write_behind  write_behind: full buffers written through io_uring,
-//                       several in flight
+//                       several in flight; caching::direct uses it too
+//                       where it serves
 //
 // The two write-behind ways hand off what plain_flush or direct_flush would
 // write, and let that one write the rest on the caller's thread (flush(),
 // close()). The writer holds one strategy, chosen once when it opens its
-// file (make_flush_strategy, then start_write_behind), and calls it off the
-// inline path only: when the buffer is full, on flush(), for a write too
-// large to copy, at close.
+// file (make_flush_strategy, then start_write_behind or start_in_flight),
+// and calls it off the inline path only: when the buffer is full, on
+// flush(), for a write that does not fit, at close.
 //
 // Every call works on the writer's buffered_file: it writes [begin_, pos_)
 // at target_.position() and leaves buffered, with position() at their
@@ -72,14 +73,15 @@ class flush_strategy {
   // the one being reported: it is not reported.
   virtual void trim_after_failure(buffered_file& b, bool reserved) noexcept = 0;
 
-  // What writes the buffers handed off: none but for write-behind, and
-  // none once its engine has failed.
+  // What writes the buffers handed off: none but for write-behind (and
+  // caching::direct where io_uring serves), and none once its engine has
+  // failed.
   virtual write_behind_engine engine() const noexcept { return write_behind_engine::none; }
 
-  // The writer is moving into `to`: a write-behind way waits for what it
-  // was given (a failure stays recorded, for `to` to throw), then writes
-  // through `to`.
-  virtual void rebind(buffered_file& to) noexcept { (void)to; }
+  // The writer is moving into the given one: a write-behind way waits for
+  // what it was given (a failure stays recorded, for the new writer to
+  // throw), then writes through it. Nothing for the others.
+  virtual void rebind(buffered_file&) noexcept {}
 };
 
 template <class Step>
