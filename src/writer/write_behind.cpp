@@ -79,29 +79,27 @@ void write_behind::take_back(buffered_file& b, std::span<const char> rest) {
 
 namespace {
 
-// Whether io_uring may serve `inner` on b's file: nothing follows each
-// write, and the file is written at offsets (a borrowed descriptor is
-// written at its own offset, one write after another: only the thread
-// keeps that order).
-bool ring_may_serve(const foreground_flush& inner, const buffered_file& b) {
-  return !inner.followup().follows_each_write() && !b.target_.sequential();
+// The io_uring engine over `inner` for b's file, if it may serve: nothing
+// follows each write, and the file is written at offsets (a borrowed
+// descriptor is written at its own offset, one write after another: only
+// the thread keeps that order). Null, with `inner` left alone, otherwise.
+std::unique_ptr<flush_strategy> open_ring(std::unique_ptr<foreground_flush>& inner,
+                                          buffered_file& b) {
+  if (inner->followup().follows_each_write() || b.target_.sequential()) return nullptr;
+  return uring_write_behind::open(inner, b, writer_options::write_behind_depth);
 }
 
 }  // namespace
 
 std::unique_ptr<flush_strategy> start_in_flight(std::unique_ptr<foreground_flush> inner,
                                                 buffered_file& b) {
-  if (ring_may_serve(*inner, b))
-    if (auto ring = uring_write_behind::open(inner, b, writer_options::write_behind_depth))
-      return ring;
+  if (auto ring = open_ring(inner, b)) return ring;
   return inner;
 }
 
 std::unique_ptr<flush_strategy> start_write_behind(std::unique_ptr<foreground_flush> inner,
                                                    buffered_file& b) {
-  if (ring_may_serve(*inner, b))
-    if (auto ring = uring_write_behind::open(inner, b, writer_options::write_behind_depth))
-      return ring;
+  if (auto ring = open_ring(inner, b)) return ring;
   return std::make_unique<thread_write_behind>(std::move(inner), b,
                                                writer_options::write_behind_depth);
 }

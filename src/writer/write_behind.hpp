@@ -12,7 +12,8 @@
 // buffer). Two engines: thread_write_behind (one background thread writing
 // the buffers in order, each followed by what the options ask after a
 // write) and uring_write_behind (several io_uring writes in flight, reaped
-// on the caller's thread).
+// on the caller's thread), which caching::direct uses without write_behind
+// too, where it serves (start_in_flight).
 //
 // The writer's position assigns each buffer its file offset when it is
 // handed off, so the file's position stays the writer's alone. After a
