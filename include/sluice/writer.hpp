@@ -121,6 +121,13 @@ enum class caching_mode {
   // (ftruncate) once the buffer fits the alignment, which is known only
   // then: a buffer that cannot be allocated leaves it as it was (a new file
   // is left empty).
+  // Where write_behind's io_uring engine can serve (see write_behind), a
+  // direct writer uses it even without write_behind, as it measured faster
+  // (docs/performance.md): the next buffer fills while two writes are in
+  // flight, with write_behind's costs (a ring, three buffers) and contract
+  // (a failure is thrown by the next call that hands over a buffer or
+  // waits), and write_behind_engine() says io_uring. Elsewhere each buffer
+  // is written on the caller's thread.
   direct,
 };
 // caching_mode's former name, kept so that existing code compiles.
@@ -128,7 +135,7 @@ using caching = caching_mode;
 
 // What writes a write_behind writer's buffers (writer::write_behind_engine()).
 enum class write_behind_engine {
-  none,      // write_behind is off, or a background failure ended it
+  none,      // write_behind is off (and caching::direct has no ring), or a failure ended it
   thread,    // a background thread, one write at a time
   io_uring,  // several io_uring writes in flight, reaped on the caller's thread
 };
@@ -299,12 +306,42 @@ struct writer_options {
 class ostream;
 
 namespace detail {
-class write_behind;
+class flush_strategy;
+class foreground_flush;
 struct replacement;
 
 // Frees a buffer from std::aligned_alloc.
 struct free_deleter {
   void operator()(char* buffer) const noexcept;
+};
+
+// A writer's file, its buffer and its sticky error: what the writer's flush
+// strategy (src/writer/flush_strategy.hpp) works on. [begin_, pos_) holds the
+// bytes accepted and not yet handed to the OS, which go to target_ at
+// target_.position(); [pos_, end_) is room for more.
+struct buffered_file {
+  std::size_t held() const noexcept { return static_cast<std::size_t>(pos_ - begin_); }
+  // Makes `error` the sticky error and leaves no room, so that every later
+  // write takes the slow path and throws it.
+  void fail(std::exception_ptr error) noexcept;
+  // Throws the sticky error to the caller.
+  [[noreturn]] void rethrow_sticky();
+  // Runs `step`; whatever it throws becomes the sticky error (defined in
+  // src/writer/flush_strategy.hpp).
+  template <class Step>
+  void sticking(Step&& step);
+
+  file target_;
+  std::unique_ptr<char[], free_deleter> storage_;
+  std::size_t capacity_ = 0;
+  std::exception_ptr error_;  // the sticky error, null if none
+  char* begin_ = nullptr;
+  char* pos_ = nullptr;
+  char* end_ = nullptr;  // == pos_ once an error sticks, so every write goes slow
+  // error_ reached the caller (thrown out of a call of the writer), so the
+  // destructor need not report it. An ostream whose stream only set badbit
+  // clears it.
+  bool error_thrown_ = false;
 };
 
 template <class T>
@@ -313,7 +350,9 @@ concept print_integer = std::integral<T> && !std::same_as<T, bool> && !std::same
                         !std::same_as<T, char16_t> && !std::same_as<T, char32_t>;
 }  // namespace detail
 
-class writer {
+// The file and the buffer come first, in the order the inline calls below
+// expect them (a private base: nothing of it is part of the API).
+class writer : private detail::buffered_file {
  public:
   // Creates or truncates `path` (open_mode::truncate). Throws std::system_error
   // before any data is accepted if it cannot be opened (an empty path:
@@ -405,9 +444,7 @@ class writer {
   // Twice the buffer: below it, copying measured as fast or faster (see
   // docs/performance.md); from it up, the copy saved is pure gain. Never
   // with caching::direct, whose transfers must come from the aligned buffer.
-  std::size_t gather_threshold() const noexcept {
-    return block_ ? std::numeric_limits<std::size_t>::max() : 2 * capacity_;
-  }
+  std::size_t gather_threshold() const noexcept;
 
   void flush();  // hands every buffered byte to the OS
   void sync();   // flush, then fdatasync: durable on return
@@ -422,8 +459,9 @@ class writer {
   // or the filesystem cannot preallocate.
   bool preallocated() const noexcept { return modes_.preallocated; }
 
-  // What writes the buffers handed over with options.write_behind: none
-  // without it, and once a background failure was thrown.
+  // What writes the buffers handed over with options.write_behind (or by
+  // caching::direct, which keeps writes in flight where io_uring serves):
+  // none without them, and once a background failure was thrown.
   sluice::write_behind_engine write_behind_engine() const noexcept;
 
   bool is_open() const noexcept { return target_.is_open(); }
@@ -440,71 +478,30 @@ class writer {
   bool open_target(const std::filesystem::path& path, const writer_options& options);
   void open_replacement(const std::filesystem::path& path, bool direct);
   bool open_synced(const std::filesystem::path& path, bool direct);
-  void allocate_before_open(const writer_options& options);
-  void adopt_direct_alignment();
   void empty_old_content();
-  void start(const writer_options& options, bool old_content = false);
+  void start(const writer_options& options, std::unique_ptr<detail::foreground_flush> way,
+             bool old_content = false);
   void check_syncable();
   void reserve_space(std::uint64_t length);
   void take(writer& other) noexcept;
-  void allocate(std::size_t capacity);
-  std::size_t buffer_alignment() const;
-  void write_buffer();
-  void write_buffer_and(const char* data, std::size_t size);
-  void write_gathered(std::size_t held, const char* data, std::size_t size);
-  void write_out(std::span<const std::span<const std::byte>> pieces, std::size_t held);
-  void write_blocks(std::size_t held);
-  void after_write(std::uint64_t start, std::uint64_t length);
-  void limit_cache(std::uint64_t start, std::uint64_t length);
-  bool writes_back_early() const noexcept;
-  void start_writeback_early(std::uint64_t end);
-  void keep_unwritten(std::size_t held, std::uint64_t written) noexcept;
-  void start_write_behind();
-  void write_everything();
-  void write_in_background(const char* data, std::size_t size, std::uint64_t offset,
-                           std::uint64_t& written);
-  void hand_off(std::size_t held, std::size_t whole);
-  void drain();
-  void take_back_failure(std::span<const char> rest);
-  void trim_padding();
   std::exception_ptr finish() noexcept;
   void finish_file();
   void give_up() noexcept;
   std::exception_ptr close_file(bool then_sync_directory) noexcept;
-  void trim_after_failure() noexcept;
   void sync_data_or_fail();
   void put_slow(char c);
   void write_slow(const char* data, std::size_t size);
   void make_room(std::size_t n);
-  void fail(std::exception_ptr error) noexcept;
-  template <class Step>
-  void sticking(Step&& step);
   void report_lost(const std::exception& e) const noexcept;
   void report_after_failure(std::exception_ptr closing) const noexcept;
   void check_usable();
-  [[noreturn]] void rethrow_sticky();
   void destroy() noexcept;
 
-  file target_;
-  std::unique_ptr<char[], detail::free_deleter> storage_;
-  std::size_t capacity_ = 0;
-  std::size_t block_ = 0;  // caching::direct: the alignment of every transfer; else 0
-  char* begin_ = nullptr;
-  char* pos_ = nullptr;
-  char* end_ = nullptr;       // == pos_ once an error sticks, so every write goes slow
-  std::exception_ptr error_;  // the sticky error, null if none
-  // error_ reached the caller (thrown out of a call of this writer), so the
-  // destructor need not report it. An ostream whose stream only set badbit
-  // clears it (the friend below).
-  bool error_thrown_ = false;
   friend class ostream;
 
   // What the options made of this writer; a moved-from writer has the defaults.
   struct modes {
     durability_mode durability = durability_mode::none;
-    caching_mode caching = caching_mode::normal;
-    std::uint64_t cached_from = 0;      // no_cache: where the part that may be cached begins
-    std::uint64_t written_back_to = 0;  // synced at close: where writeback was last started
     bool preallocated = false;
     // all_on_close, and this writer created the file: its directory, open
     // from before the file was created until the fsync at close (a later
@@ -515,10 +512,11 @@ class writer {
     std::unique_ptr<detail::replacement> replacing;
   };
   modes modes_;
-  // write_behind: the engine writing the buffers handed over (a thread or
-  // io_uring), null otherwise (and after it failed). Last, so that it ends
-  // before anything it writes with.
-  std::unique_ptr<detail::write_behind> behind_;
+  // How the buffer reaches the OS (src/writer/flush_strategy.hpp), chosen
+  // once at open; null once closed, or moved from. Last, so that it ends
+  // (a write-behind engine waits for its writes) before anything it writes
+  // with.
+  std::unique_ptr<detail::flush_strategy> flush_;
 };
 
 }  // namespace sluice

@@ -8,7 +8,7 @@
 #ifdef SLUICE_HAVE_LIBURING
 #include <liburing.h>
 
-#include <new>
+#include <cstdlib>
 #endif
 
 namespace sluice::detail {
@@ -27,14 +27,17 @@ int from_liburing(int result) {
 
 }  // namespace
 
+// The ring, a C struct, comes from calloc and goes back with free: a
+// program that replaces some forms of operator new and delete but not
+// others (the nothrow one) cannot mismatch them here.
 int real_ring_open(unsigned entries, void** ring) {
-  auto* opened = new (std::nothrow) io_uring{};
+  auto* opened = static_cast<io_uring*>(std::calloc(1, sizeof(io_uring)));
   if (!opened) {
     errno = ENOMEM;
     return -1;
   }
   if (int rc = io_uring_queue_init(entries, opened, 0); rc < 0) {
-    delete opened;
+    std::free(opened);
     return from_liburing(rc);
   }
   *ring = opened;
@@ -43,7 +46,7 @@ int real_ring_open(unsigned entries, void** ring) {
 
 void real_ring_close(void* ring) {
   io_uring_queue_exit(ring_of(ring));
-  delete ring_of(ring);
+  std::free(ring);
 }
 
 int real_ring_register(void* ring, const iovec* buffers, unsigned count) {

@@ -37,31 +37,34 @@ void abandon(owned_buffer buffer) noexcept {
 
 }  // namespace
 
-std::unique_ptr<write_behind> uring_write_behind::open(int fd, std::string path, std::size_t depth,
-                                                       std::size_t align, std::size_t capacity) {
+std::unique_ptr<flush_strategy> uring_write_behind::open(std::unique_ptr<foreground_flush>& inner,
+                                                         buffered_file& b, std::size_t depth) {
   // In append mode the kernel puts each write at the end, whatever its
   // offset: writes in flight together could land in any order.
+  int fd = b.target_.native_handle();
   struct stat st {};
   if (sys().fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return nullptr;
   int flags = sys().getfl(fd);
   if (flags == -1 || (flags & O_APPEND)) return nullptr;
   void* ring = nullptr;
   if (sys().ring_open(static_cast<unsigned>(depth), &ring) != 0) return nullptr;
-  return std::unique_ptr<write_behind>(new uring_write_behind(
-      ring, fd, std::move(path), depth, align, capacity, static_cast<std::uint64_t>(st.st_size)));
+  return std::unique_ptr<flush_strategy>(
+      new uring_write_behind(std::move(inner), ring, fd, b.target_.path(), depth, b.capacity_,
+                             static_cast<std::uint64_t>(st.st_size)));
 }
 
-uring_write_behind::uring_write_behind(void* ring, int fd, std::string path, std::size_t depth,
-                                       std::size_t align, std::size_t capacity, std::uint64_t size)
-    : ring_(ring),
+uring_write_behind::uring_write_behind(std::unique_ptr<foreground_flush> inner, void* ring, int fd,
+                                       std::string path, std::size_t depth, std::size_t capacity,
+                                       std::uint64_t size)
+    : write_behind(std::move(inner)),
+      ring_(ring),
       fd_(fd),
       path_(std::move(path)),
       depth_(depth),
-      align_(align),
       capacity_(capacity),
       old_size_(size) {
   try {
-    for (std::size_t i = 0; i < depth + 1; ++i) free_.push_back(allocate_buffer(capacity, align));
+    for (std::size_t i = 0; i < depth + 1; ++i) free_.push_back(inner_->allocate(capacity));
     register_buffers();
   } catch (...) {
     sys().ring_close(ring_);
@@ -78,13 +81,19 @@ void uring_write_behind::register_buffers() {
     registered_.clear();
 }
 
-uring_write_behind::~uring_write_behind() {
+uring_write_behind::~uring_write_behind() { stop(); }
+
+void uring_write_behind::stop() noexcept {
+  if (!ring_) return;
   while (in_flight_ > 0 && !lost_) reap_one();
   // The kernel may still write from these: better kept than reused.
   if (lost_)
     for (job& j : jobs_)
       if (j.now == state::failed) abandon(std::move(j.buffer));
   sys().ring_close(ring_);
+  ring_ = nullptr;
+  jobs_.clear();
+  free_.clear();
 }
 
 // The registered buffer `data` is, or -1. A buffer of another capacity is
@@ -98,9 +107,9 @@ int uring_write_behind::slot_of(const char* data, std::size_t capacity) const {
   return -1;
 }
 
-owned_buffer uring_write_behind::hand_off(std::unique_ptr<char[], free_deleter>& full,
-                                          std::size_t capacity, std::size_t size,
-                                          std::uint64_t offset) {
+owned_buffer uring_write_behind::queue(std::unique_ptr<char[], free_deleter>& full,
+                                       std::size_t capacity, std::size_t size,
+                                       std::uint64_t offset) {
   // Wait for the oldest write while `depth` are under way.
   while (jobs_.size() >= depth_ && !failing_ && in_flight_ > 0) {
     reap_one();
@@ -109,7 +118,7 @@ owned_buffer uring_write_behind::hand_off(std::unique_ptr<char[], free_deleter>&
   owned_buffer next;
   if (!failing_) {
     next = take_free(free_, capacity);
-    if (!next.data) next = allocate_buffer(capacity, align_);
+    if (!next.data) next = inner_->allocate(capacity);
   }
   int slot = slot_of(full.get(), capacity);
   job& queued = jobs_.emplace_back();  // may throw: `full` is not taken yet
@@ -124,7 +133,7 @@ owned_buffer uring_write_behind::hand_off(std::unique_ptr<char[], free_deleter>&
   return next;
 }
 
-bool uring_write_behind::drain() {
+bool uring_write_behind::wait() {
   while (in_flight_ > 0) reap_one();
   retire();
   if (!failing_) return true;

@@ -1,13 +1,13 @@
-// The io_uring engine of writer_options::write_behind: several buffers are
-// written at once, each by one io_uring write (write_fixed from buffers
-// registered once, when the kernel lets them be pinned), and completions are
-// reaped on the caller's thread when it hands off a buffer and every one is
-// taken, or drains. No thread.
+// The write-behind engine on io_uring: several buffers are written at once,
+// each by one io_uring write (write_fixed from buffers registered once, when
+// the kernel lets them be pinned), and completions are reaped on the
+// caller's thread when it hands off a buffer and every one is taken, or
+// waits for them all. No thread.
 //
 // Only for regular files not in append mode: writes in flight may land in
-// any order, which is harmless where each has its own offset, and only for writers whose
-// options ask nothing after each write (no write_through sync, no no_cache
-// writeback): the writer checks those.
+// any order, which is harmless where each has its own offset, and only for
+// writers whose options ask nothing after each write (no write_through
+// sync, no no_cache writeback): start_write_behind checks those.
 //
 // A completion that is short is continued at the right offset, an EINTR or
 // EAGAIN one is submitted again, a write of nothing is continued once, then
@@ -35,27 +35,19 @@ namespace sluice::detail {
 
 class uring_write_behind final : public write_behind {
  public:
-  // The engine for writes to `fd` (named `path` in errors), `depth` at a
-  // time, from buffers aligned to `align` of the writer's `capacity` bytes:
-  // opens a ring, allocates depth + 1 buffers and registers them (if the
-  // kernel refuses, e.g. past RLIMIT_MEMLOCK, it writes from them
-  // unregistered). Costs an fstat, an fcntl, io_uring_setup and a
-  // registration. Null, silently, if `fd` is not a regular file, is in
-  // append mode (O_APPEND), or the ring cannot be opened
-  // (no liburing at build time, a kernel or seccomp that refuses io_uring).
-  // Throws std::bad_alloc.
-  static std::unique_ptr<write_behind> open(int fd, std::string path, std::size_t depth,
-                                            std::size_t align, std::size_t capacity);
+  // The engine for writes to b's file, `depth` at a time, through `inner`,
+  // from buffers of b's capacity: opens a ring, allocates depth + 1 buffers
+  // and registers them (if the kernel refuses, e.g. past RLIMIT_MEMLOCK, it
+  // writes from them unregistered). Costs an fstat, an fcntl, io_uring_setup
+  // and a registration. Null, silently, with `inner` left alone, if the
+  // file is not a regular file, is in append mode (O_APPEND), or the ring
+  // cannot be opened (no liburing at build time, a kernel or seccomp that
+  // refuses io_uring). Throws std::bad_alloc.
+  static std::unique_ptr<flush_strategy> open(std::unique_ptr<foreground_flush>& inner,
+                                              buffered_file& b, std::size_t depth);
   // Waits for the writes in flight (their failure is not reported: a
-  // failure is reported by drain() first), then closes the ring.
+  // failure is taken back first), then closes the ring.
   ~uring_write_behind() override;
-
-  owned_buffer hand_off(std::unique_ptr<char[], free_deleter>& full, std::size_t capacity,
-                        std::size_t size, std::uint64_t offset) override;
-  bool drain() override;
-  void rebind(step) override {}  // writes to the descriptor, not through the writer
-  failed_writes failure() const override;
-  write_behind_engine engine() const noexcept override { return write_behind_engine::io_uring; }
 
  private:
   enum class state { queued, in_flight, done, failed };
@@ -68,8 +60,15 @@ class uring_write_behind final : public write_behind {
     int error = 0;         // when failed
   };
 
-  uring_write_behind(void* ring, int fd, std::string path, std::size_t depth, std::size_t align,
-                     std::size_t capacity, std::uint64_t size);
+  uring_write_behind(std::unique_ptr<foreground_flush> inner, void* ring, int fd, std::string path,
+                     std::size_t depth, std::size_t capacity, std::uint64_t size);
+  owned_buffer queue(std::unique_ptr<char[], free_deleter>& full, std::size_t capacity,
+                     std::size_t size, std::uint64_t offset) override;
+  bool wait() override;
+  failed_writes failure() const override;
+  void stop() noexcept override;
+  write_behind_engine kind() const noexcept override { return write_behind_engine::io_uring; }
+
   void register_buffers();
   int slot_of(const char* data, std::size_t capacity) const;
   void submit(job& j);
@@ -81,11 +80,10 @@ class uring_write_behind final : public write_behind {
   void settle();
   std::string cut_back() const;
 
-  void* ring_;
+  void* ring_;  // null once stopped
   const int fd_;
   const std::string path_;
   const std::size_t depth_;
-  const std::size_t align_;
   const std::size_t capacity_;     // the writer's when the engine started
   const std::uint64_t old_size_;   // the file's, then
   std::vector<iovec> registered_;  // empty if registration failed

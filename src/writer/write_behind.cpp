@@ -1,70 +1,51 @@
 #include "writer/write_behind.hpp"
 
-#include <cstdlib>
-#include <limits>
-#include <new>
+#include <algorithm>
+#include <cstring>
 #include <utility>
+
+#include "writer/thread_write_behind.hpp"
+#include "writer/uring_write_behind.hpp"
 
 namespace sluice::detail {
 
-owned_buffer allocate_buffer(std::size_t capacity, std::size_t align) {
-  if (capacity > std::numeric_limits<std::size_t>::max() - (align - 1)) throw std::bad_alloc();
-  std::size_t rounded = (capacity + align - 1) / align * align;
-  auto* data = static_cast<char*>(std::aligned_alloc(align, rounded));
-  if (!data) throw std::bad_alloc();
-  return {std::unique_ptr<char[], free_deleter>(data), rounded};
+void write_behind::make_room(buffered_file& b) {
+  std::size_t held = b.held();
+  std::size_t whole = inner_->ready(held);
+  if (stopped_ || whole == 0) return write_all(b);
+  std::uint64_t offset = b.target_.position();
+  char* tail = b.begin_ + whole;
+  owned_buffer next = queue(b.storage_, b.capacity_, whole, offset);
+  b.target_.seek(offset + whole);
+  if (!next.data) return take_back(b, {tail, held - whole});  // tail: in the queued buffer
+  std::memcpy(next.data.get(), tail, held - whole);           // the old buffer waits in the queue
+  b.storage_ = std::move(next.data);
+  b.begin_ = b.storage_.get();
+  b.pos_ = b.begin_ + (held - whole);
+  b.end_ = b.begin_ + b.capacity_;
 }
 
-thread_write_behind::thread_write_behind(std::size_t depth, std::size_t align, step write)
-    : depth_(depth), align_(align), write_(std::move(write)) {
-  free_.reserve(depth + 1);  // so that the thread never allocates to give a buffer back
-  thread_ = std::thread([this] { run(); });
+void write_behind::write_all(buffered_file& b) {
+  drain(b);
+  inner_->write_all(b);
 }
 
-thread_write_behind::~thread_write_behind() {
-  std::unique_lock lock(mutex_);
-  changed_.wait(lock, [&] { return idle(); });
-  stopping_ = true;
-  lock.unlock();
-  work_.notify_one();
-  thread_.join();
+void write_behind::write(buffered_file& b, std::span<const char> payload) {
+  if (payload.size() < gather_threshold(b.capacity_)) return flush_strategy::write(b, payload);
+  drain(b);
+  inner_->write(b, payload);
 }
 
-owned_buffer thread_write_behind::hand_off(std::unique_ptr<char[], free_deleter>& full,
-                                           std::size_t capacity, std::size_t size,
-                                           std::uint64_t offset) {
-  std::unique_lock lock(mutex_);
-  changed_.wait(lock, [&] { return jobs_.size() < depth_ || error_; });
-  owned_buffer next;
-  if (!error_) {
-    next = take_free(free_, capacity);
-    // No free buffer: fewer than depth + 1 exist (or they were too small).
-    if (!next.data) next = allocate_buffer(capacity, align_);
-  }
-  job& queued = jobs_.emplace_back();  // may throw: `full` is not taken yet
-  queued = {{std::move(full), capacity}, size, offset};
-  work_.notify_one();
-  return next;
+write_behind_engine write_behind::engine() const noexcept {
+  return stopped_ ? write_behind_engine::none : kind();
 }
 
-owned_buffer take_free(std::vector<owned_buffer>& free, std::size_t capacity) {
-  while (!free.empty()) {
-    owned_buffer recycled = std::move(free.back());
-    free.pop_back();
-    if (recycled.capacity >= capacity) return recycled;  // else the writer's buffer grew: drop it
-  }
-  return {};
+void write_behind::rebind(buffered_file&) noexcept {
+  if (!stopped_) wait();
 }
 
-bool thread_write_behind::drain() {
-  std::unique_lock lock(mutex_);
-  changed_.wait(lock, [&] { return idle(); });
-  return !error_;
-}
-
-void thread_write_behind::rebind(step write) {
-  std::lock_guard lock(mutex_);
-  write_ = std::move(write);
+void write_behind::drain(buffered_file& b) {
+  if (!stopped_ && !wait()) take_back(b, {b.begin_, b.held()});
 }
 
 void write_behind::add_unwritten(failed_writes& failed, const handed_off& queued) {
@@ -73,44 +54,54 @@ void write_behind::add_unwritten(failed_writes& failed, const handed_off& queued
   failed.unwritten.emplace_back(queued.buffer.data.get() + skip, queued.size - skip);
 }
 
-write_behind::failed_writes thread_write_behind::failure() const {
-  std::lock_guard lock(mutex_);
-  failed_writes failed{error_, failed_at_, {}};
-  for (const job& queued : jobs_) add_unwritten(failed, queued);
-  return failed;
+// The engine failed: the bytes it could not write, then `rest` (those that
+// follow them), become the buffer; position() goes back to the first of
+// them, the engine ends, and its error sticks and is thrown.
+void write_behind::take_back(buffered_file& b, std::span<const char> rest) {
+  failed_writes failed = failure();
+  b.fail(failed.error);  // sticks, and stops inline writes, even if what follows cannot allocate
+  failed.unwritten.push_back(rest);
+  std::size_t total = 0;
+  for (auto piece : failed.unwritten) total += piece.size();
+  owned_buffer taken_back = inner_->allocate(std::max(b.capacity_, total));
+  char* to = taken_back.data.get();
+  for (auto piece : failed.unwritten) to = std::copy(piece.begin(), piece.end(), to);
+  b.storage_ = std::move(taken_back.data);
+  b.capacity_ = taken_back.capacity;
+  b.begin_ = b.storage_.get();
+  b.pos_ = b.begin_ + total;
+  b.target_.seek(failed.offset);
+  stop();
+  stopped_ = true;
+  b.fail(failed.error);
+  b.rethrow_sticky();
 }
 
-void thread_write_behind::run() {
-  std::unique_lock lock(mutex_);
-  for (;;) {
-    work_.wait(lock, [&] { return stopping_ || !idle(); });
-    if (stopping_) return;
-    // Only this thread removes jobs, so the front one stays put while unlocked.
-    job& next = jobs_.front();
-    lock.unlock();
-    std::exception_ptr error;
-    std::uint64_t written = 0;
-    try {
-      write_(next.buffer.data.get(), next.size, next.offset, written);
-    } catch (...) {
-      error = std::current_exception();
-    }
-    lock.lock();
-    finish_job(std::move(error), written);
-  }
+namespace {
+
+// The io_uring engine over `inner` for b's file, if it may serve: nothing
+// follows each write, and the file is written at offsets (a borrowed
+// descriptor is written at its own offset, one write after another: only
+// the thread keeps that order). Null, with `inner` left alone, otherwise.
+std::unique_ptr<flush_strategy> open_ring(std::unique_ptr<foreground_flush>& inner,
+                                          buffered_file& b) {
+  if (inner->followup().follows_each_write() || b.target_.sequential()) return nullptr;
+  return uring_write_behind::open(inner, b, writer_options::write_behind_depth);
 }
 
-// With the lock held: the front job is done; on failure it stays queued with
-// everything after it, for failure() to report.
-void thread_write_behind::finish_job(std::exception_ptr error, std::uint64_t written) {
-  if (error) {
-    error_ = std::move(error);
-    failed_at_ = jobs_.front().offset + written;
-  } else {
-    free_.push_back(std::move(jobs_.front().buffer));
-    jobs_.pop_front();
-  }
-  changed_.notify_all();
+}  // namespace
+
+std::unique_ptr<flush_strategy> start_in_flight(std::unique_ptr<foreground_flush> inner,
+                                                buffered_file& b) {
+  if (auto ring = open_ring(inner, b)) return ring;
+  return inner;
+}
+
+std::unique_ptr<flush_strategy> start_write_behind(std::unique_ptr<foreground_flush> inner,
+                                                   buffered_file& b) {
+  if (auto ring = open_ring(inner, b)) return ring;
+  return std::make_unique<thread_write_behind>(std::move(inner), b,
+                                               writer_options::write_behind_depth);
 }
 
 }  // namespace sluice::detail

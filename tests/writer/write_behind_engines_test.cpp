@@ -1,10 +1,10 @@
-// The two write-behind engines (writer/write_behind.hpp: thread_write_behind;
-// writer/uring_write_behind.hpp: uring_write_behind on the fake seam's
-// emulated ring), driven directly as the writer drives them: buffers handed
-// off reach the file in order at their offsets, at most `depth` are queued
-// or in flight, and after a failure the engine keeps what it could not
-// write, in file order from the first byte missing, and the file holds
-// nothing past that byte. write_behind_test.cpp and
+// The two write-behind engines (writer/thread_write_behind.hpp and
+// writer/uring_write_behind.hpp, the latter on the fake seam's emulated
+// ring), driven through write_behind's engine calls as make_room drives
+// them: buffers queued reach the file in order at their offsets, at most
+// `depth` are queued or in flight, and after a failure the engine keeps
+// what it could not write, in file order from the first byte missing, and
+// the file holds nothing past that byte. write_behind_test.cpp and
 // uring_write_behind_test.cpp test them through sluice::writer.
 #include <gtest/gtest.h>
 #include <sched.h>
@@ -26,13 +26,15 @@
 
 #include "support/fake_sys.hpp"
 #include "support/test_support.hpp"
+#include "writer/thread_write_behind.hpp"
 #include "writer/uring_write_behind.hpp"
 #include "writer/write_behind.hpp"
 
 namespace {
 
 using namespace sluice_test;
-using sluice::detail::allocate_buffer;
+using sluice::detail::foreground_flush;
+using sluice::detail::make_flush_strategy;
 using sluice::detail::thread_write_behind;
 using sluice::detail::uring_write_behind;
 using sluice::detail::write_behind;
@@ -40,65 +42,67 @@ using sluice::detail::write_behind;
 enum class engine_kind { thread, io_uring };
 
 constexpr std::size_t capacity = 256;
-constexpr std::size_t align = 64;
 
-// The size of the nth buffer handed off: each different, so that a
+// The size of the nth buffer queued: each different, so that a
 // pwritev's size says which buffer it writes.
 constexpr std::size_t size_of(std::size_t nth) { return 100 + nth; }
 
-// A file of the test's directory, an engine writing to it through the fake
-// seam, and the bytes handed off so far: model_[0, handed_).
+// A file of the test's directory held as a writer holds it, an engine
+// writing to it through the fake seam over a plain_flush, and the bytes
+// queued so far: model_[0, queued_).
 class engine_test : public dir_test {
  protected:
-  void SetUp() override { file_ = sluice::file::open(path_); }
+  void SetUp() override {
+    file_.target_ = sluice::file::open(path_);
+    file_.capacity_ = capacity;
+  }
 
-  // The thread engine, each buffer written with file::write_at as the
-  // writer's step does.
+  // A plain_flush, as a writer with default options attaches it.
+  static std::unique_ptr<foreground_flush> plain() {
+    return make_flush_strategy(sluice::writer_options{});
+  }
+
+  // The thread engine: each buffer written with plain_flush's step.
   std::unique_ptr<write_behind> thread_engine(std::size_t depth) {
-    return std::make_unique<thread_write_behind>(
-        depth, align,
-        [this](const char* data, std::size_t size, std::uint64_t offset, std::uint64_t& written) {
-          try {
-            file_.write_at(std::as_bytes(std::span(data, size)), offset);
-          } catch (const sluice::write_error& e) {
-            written = e.bytes_written();
-            throw;
-          }
-          written = size;
-        });
+    return std::make_unique<thread_write_behind>(plain(), file_, depth);
   }
 
   // The io_uring engine on the fake's emulated ring.
   std::unique_ptr<write_behind> uring_engine(std::size_t depth, ring_options ring) {
     fake_.emulate_ring(ring);
-    return uring_write_behind::open(file_.native_handle(), path_.native(), depth, align, capacity);
+    auto inner = plain();
+    auto engine = sluice::detail::uring_write_behind::open(inner, file_, depth);
+    return std::unique_ptr<write_behind>(static_cast<write_behind*>(engine.release()));
   }
 
-  // Hands the next size_of(n) bytes of the model off to `engine`, in the
-  // buffer the last hand-off returned. False if the engine returned none
+  // Queues the next size_of(n) bytes of the model with `engine`, in the
+  // buffer the last queue() returned. False if the engine returned none
   // (it has failed).
-  bool hand_off(write_behind& engine) {
+  bool queue(write_behind& engine) {
     std::size_t size = size_of(offsets_.size());
-    std::memcpy(current_.get(), model_.data() + handed_, size);
-    auto next = engine.hand_off(current_, capacity, size, handed_);
-    offsets_.push_back(handed_);
-    handed_ += size;
+    std::memcpy(current_.get(), model_.data() + queued_, size);
+    auto next = engine.queue(current_, capacity, size, queued_);
+    offsets_.push_back(queued_);
+    queued_ += size;
     bool taken = next.data != nullptr;
     // A failed engine keeps `current_` and gives none back: a new one to go on with.
-    current_ = taken ? std::move(next.data) : allocate_buffer(capacity, align).data;
+    current_ = taken ? std::move(next.data) : fresh_buffer();
     return taken;
+  }
+
+  static std::unique_ptr<char[], sluice::detail::free_deleter> fresh_buffer() {
+    return plain()->allocate(capacity).data;
   }
 
   std::string on_disk() const { return read_all(path_); }
 
   std::filesystem::path path_ = dir / "out";
   fake_sys fake_;
-  sluice::file file_;
+  sluice::detail::buffered_file file_;
   const std::string model_ = pattern(64 * capacity);
-  std::unique_ptr<char[], sluice::detail::free_deleter> current_ =
-      allocate_buffer(capacity, align).data;
-  std::uint64_t handed_ = 0;
-  std::vector<std::uint64_t> offsets_;  // of each buffer handed off
+  std::unique_ptr<char[], sluice::detail::free_deleter> current_ = fresh_buffer();
+  std::uint64_t queued_ = 0;
+  std::vector<std::uint64_t> offsets_;  // of each buffer queued
 };
 
 class engines : public engine_test, public ::testing::WithParamInterface<engine_kind> {
@@ -125,18 +129,18 @@ class engines : public engine_test, public ::testing::WithParamInterface<engine_
 TEST_P(engines, buffers_reach_the_file_whole_and_in_order) {
   auto engine = start(2);
   ASSERT_TRUE(engine);
-  EXPECT_EQ(engine->engine(), threaded() ? sluice::write_behind_engine::thread
-                                         : sluice::write_behind_engine::io_uring);
-  for (int i = 0; i < 20; ++i) ASSERT_TRUE(hand_off(*engine));
-  EXPECT_TRUE(engine->drain());
-  EXPECT_EQ(write_offsets(), offsets_);  // one write per buffer, in the order handed off
-  EXPECT_EQ(on_disk(), model_.substr(0, handed_));
+  EXPECT_EQ(engine->kind(), threaded() ? sluice::write_behind_engine::thread
+                                       : sluice::write_behind_engine::io_uring);
+  for (int i = 0; i < 20; ++i) ASSERT_TRUE(queue(*engine));
+  EXPECT_TRUE(engine->wait());
+  EXPECT_EQ(write_offsets(), offsets_);  // one write per buffer, in the order queued
+  EXPECT_EQ(on_disk(), model_.substr(0, queued_));
   EXPECT_FALSE(engine->failure().error);
   EXPECT_TRUE(engine->failure().unwritten.empty());
 }
 
 // The second buffer is cut short after 10 bytes, then its rest fails with
-// EIO; the first write waits until three buffers are handed off, so that
+// EIO; the first write waits until three buffers are queued, so that
 // the failure has buffers queued behind it.
 TEST_P(engines, a_failure_keeps_every_unwritten_byte_in_file_order) {
   std::promise<void> release;
@@ -151,11 +155,11 @@ TEST_P(engines, a_failure_keeps_every_unwritten_byte_in_file_order) {
   const std::uint64_t failed_at = size_of(0) + 10;
   auto engine = start(3);
   ASSERT_TRUE(engine);
-  for (int i = 0; i < 3; ++i) ASSERT_TRUE(hand_off(*engine));
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(queue(*engine));
   release.set_value();
-  for (int i = 0; i < 3 && hand_off(*engine);) ++i;  // until the failure is found
-  EXPECT_FALSE(engine->drain());
-  EXPECT_FALSE(hand_off(*engine));  // a failed engine takes the buffer and returns none
+  for (int i = 0; i < 3 && queue(*engine);) ++i;  // until the failure is found
+  EXPECT_FALSE(engine->wait());
+  EXPECT_FALSE(queue(*engine));  // a failed engine takes the buffer and returns none
 
   auto failed = engine->failure();
   EXPECT_EQ(failed.offset, failed_at);
@@ -165,7 +169,7 @@ TEST_P(engines, a_failure_keeps_every_unwritten_byte_in_file_order) {
   EXPECT_EQ(e->offset(), failed_at);
   std::string unwritten;
   for (auto piece : failed.unwritten) unwritten.append(piece.data(), piece.size());
-  EXPECT_EQ(unwritten, model_.substr(failed_at, handed_ - failed_at));
+  EXPECT_EQ(unwritten, model_.substr(failed_at, queued_ - failed_at));
   // Writes that landed past the failure were cut back.
   EXPECT_EQ(on_disk(), model_.substr(0, failed_at));
   if (threaded()) {
@@ -184,12 +188,12 @@ using uring_engine_test = engine_test;
 TEST_F(uring_engine_test, at_most_depth_writes_are_in_flight) {
   auto engine = uring_engine(3, {.deferred = true});
   ASSERT_TRUE(engine);
-  for (int i = 0; i < 20; ++i) ASSERT_TRUE(hand_off(*engine));
-  EXPECT_TRUE(engine->drain());
+  for (int i = 0; i < 20; ++i) ASSERT_TRUE(queue(*engine));
+  EXPECT_TRUE(engine->wait());
   std::size_t most = 0;
   for (const auto& write : fake_.ring_writes()) most = std::max(most, write.in_flight);
   EXPECT_EQ(most, 3u);
-  EXPECT_EQ(on_disk(), model_.substr(0, handed_));
+  EXPECT_EQ(on_disk(), model_.substr(0, queued_));
 }
 
 // Whether thread `tid` of this process is asleep (state S: waiting on a
@@ -205,10 +209,10 @@ bool asleep(pid_t tid) {
 using thread_engine_test = engine_test;
 
 // While the first write is held, `depth` buffers are taken at once; the
-// next hand-off returns only once that write is over. The write is let go
-// when the caller sleeps in the hand-off, or once it has returned (a
+// next queue() returns only once that write is over. The write is let go
+// when the caller sleeps in queue(), or once it has returned (a
 // wrong engine, which the test then reports).
-TEST_F(thread_engine_test, a_hand_off_waits_while_depth_buffers_are_queued) {
+TEST_F(thread_engine_test, queue_waits_while_depth_buffers_are_queued) {
   std::promise<void> release;
   std::shared_future<void> released = release.get_future().share();
   fake_.on_pwritev([&](int nth, std::size_t) {
@@ -216,8 +220,8 @@ TEST_F(thread_engine_test, a_hand_off_waits_while_depth_buffers_are_queued) {
     return transfer_action{};
   });
   auto engine = thread_engine(2);
-  ASSERT_TRUE(hand_off(*engine));
-  ASSERT_TRUE(hand_off(*engine));
+  ASSERT_TRUE(queue(*engine));
+  ASSERT_TRUE(queue(*engine));
   std::atomic<bool> returned{false};
   std::atomic<bool> let_go{false};
   std::thread watcher([&, caller = ::gettid()] {
@@ -225,14 +229,14 @@ TEST_F(thread_engine_test, a_hand_off_waits_while_depth_buffers_are_queued) {
     let_go = true;
     release.set_value();
   });
-  bool taken = hand_off(*engine);
+  bool taken = queue(*engine);
   bool waited = let_go;
   returned = true;
   watcher.join();
   EXPECT_TRUE(taken);
   EXPECT_TRUE(waited);
-  EXPECT_TRUE(engine->drain());
-  EXPECT_EQ(on_disk(), model_.substr(0, handed_));
+  EXPECT_TRUE(engine->wait());
+  EXPECT_EQ(on_disk(), model_.substr(0, queued_));
 }
 
 }  // namespace

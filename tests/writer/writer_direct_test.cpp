@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <sluice/sluice.hpp>
 #include <string>
 
@@ -97,6 +98,57 @@ TEST_F(writer_direct, a_failed_write_leaves_exactly_the_bytes_before_it) {
   ASSERT_TRUE(closing);
   std::string file = read_all(path);
   EXPECT_EQ(file.size(), e->offset()) << "the block written before and padding are cut";
+  EXPECT_EQ(file.size() + out.buffered(), out.tell()) << "nothing lost without being counted";
+  EXPECT_TRUE(file == data.substr(0, file.size())) << "the file is a prefix of the data";
+}
+
+// Where io_uring serves, the next buffer fills while two O_DIRECT writes are
+// in flight, as with write_behind, and every one of them is aligned.
+TEST_F(writer_direct, keeps_two_writes_in_flight_where_io_uring_serves) {
+  auto path = dir / "d";
+  std::string data = pattern(300'001);
+  fake_sys fake;
+  fake.emulate_ring({.deferred = true});
+  writer out(path, {.buffer_size = 16 * 1024, .caching = caching::direct});
+  EXPECT_EQ(out.write_behind_engine(), sluice::write_behind_engine::io_uring);
+  for (std::size_t at = 0; at < data.size(); at += 7777)
+    out.write(std::string_view(data).substr(at, 7777));
+  out.close();
+  EXPECT_TRUE(read_all(path) == data);
+  std::size_t block = block_of(path);
+  std::size_t most = 0;
+  ASSERT_GT(fake.ring_writes().size(), 10u);
+  for (const auto& w : fake.ring_writes()) {
+    most = std::max(most, w.in_flight);
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(w.data) % block, 0u);
+    EXPECT_EQ(w.size % block, 0u);
+    EXPECT_EQ(static_cast<std::size_t>(w.offset) % block, 0u);
+  }
+  EXPECT_EQ(most, sluice::writer_options::write_behind_depth);
+}
+
+// A write that fails in flight is thrown by a later call, with the contract
+// of every write error: the file holds exactly the bytes before it.
+TEST_F(writer_direct, a_write_failed_in_flight_leaves_exactly_the_bytes_before_it) {
+  auto path = dir / "d";
+  std::string data = pattern(200'000);
+  fake_sys fake;
+  fake.emulate_ring({.deferred = true, .newest_first = true});
+  fake.fail(call::pwritev, 3, ENOSPC);  // the emulated ring writes with pwritev
+  writer out(path, {.buffer_size = 16 * 1024, .caching = caching::direct});
+  ASSERT_EQ(out.write_behind_engine(), sluice::write_behind_engine::io_uring);
+  auto e = thrown<sluice::write_error>([&] {
+    for (std::size_t at = 0; at < data.size(); at += 7777)
+      out.write(std::string_view(data).substr(at, 7777));
+    out.flush();
+  });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), ENOSPC);
+  EXPECT_EQ(out.write_behind_engine(), sluice::write_behind_engine::none) << "the engine ended";
+  auto closing = thrown<sluice::write_error>([&] { out.close(); });
+  ASSERT_TRUE(closing);
+  std::string file = read_all(path);
+  EXPECT_EQ(file.size(), e->offset());
   EXPECT_EQ(file.size() + out.buffered(), out.tell()) << "nothing lost without being counted";
   EXPECT_TRUE(file == data.substr(0, file.size())) << "the file is a prefix of the data";
 }
