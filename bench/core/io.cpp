@@ -84,11 +84,12 @@ sluice::writer open_writer(const target& t, sluice::writer_options options) {
 
 sluice::writer_options ostream_options(const target& t) {
   return {.buffer_size = t.buffer_size,
-          .durability = t.sync ? sluice::durability::data_on_close : sluice::durability::none};
+          .durability =
+              t.sync ? sluice::durability_mode::data_on_close : sluice::durability_mode::none};
 }
 
 // Closed first, as the ofstream and {fmt} peers are: close() may still cut
-// the file to its size (caching::direct, preallocate), which the fdatasync
+// the file to its size (caching_mode::direct, preallocate), which the fdatasync
 // must cover. The writer's own file is synced, which is t.companion for
 // the second writer of a two-file run.
 void finish(sluice::writer& out, const target& t) {

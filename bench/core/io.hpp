@@ -57,7 +57,7 @@ class raw_file {
 // default).
 sluice::writer open_writer(const target& t, sluice::writer_options options = {});
 // The options of a sluice::ostream of t: t.buffer_size, and when t.sync
-// durability::data_on_close, so that close() ends with the fdatasync.
+// durability_mode::data_on_close, so that close() ends with the fdatasync.
 sluice::writer_options ostream_options(const target& t);
 void finish(sluice::writer& out, const target& t);  // close(), then its file's fdatasync if t.sync
 void finish(sluice::file& out, const target& t);    // sync_data() when t.sync, close()

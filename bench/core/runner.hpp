@@ -36,7 +36,7 @@ struct case_result {
 };
 
 // The buffer the sluice writers use under `settings`, and those with
-// caching::direct (where not fixed by the scenario, as fragment's are).
+// caching_mode::direct (where not fixed by the scenario, as fragment's are).
 inline std::size_t sluice_buffer_size(const run_settings& settings) {
   return settings.buffer_size ? settings.buffer_size : sluice::writer_options::default_buffer_size;
 }

@@ -148,7 +148,7 @@ std::vector<bench_case> make_durable(std::uint64_t size) {
   c.methods.push_back(bind_method(
       "sluice write_through, flush() each", role::sluice,
       [](const target& t, const content& c) {
-        run_sluice(t, c, {.durability = durability::write_through}, true);
+        run_sluice(t, c, {.durability = durability_mode::write_through}, true);
       },
       j));
   c.methods.push_back(bind_method(

@@ -2,8 +2,8 @@
 // is the kernel's copy into the page cache (and the disk, with --sync), and
 // a writer can only lose speed by copying through its buffer. The "after
 // close" column shows how much of the file each way leaves in the page
-// cache: caching::no_cache waits for the disk to keep that small, and
-// caching::direct does not pass through it at all.
+// cache: caching_mode::no_cache waits for the disk to keep that small, and
+// caching_mode::direct does not pass through it at all.
 #include <unistd.h>
 
 #include <algorithm>
@@ -138,22 +138,22 @@ std::vector<bench_case> make_large(std::uint64_t size) {
   d.methods.push_back(observing(bind_method(
                                     "sluice writer, direct", role::sluice,
                                     [](const target& t, const content& f) {
-                                      run_sluice_write(t, f, {.caching = caching::direct});
+                                      run_sluice_write(t, f, {.caching = caching_mode::direct});
                                     },
                                     file),
                                 cached_after));
-  d.methods.push_back(observing(bind_method(
-                                    "sluice writer, direct + write_behind", role::sluice,
-                                    [](const target& t, const content& f) {
-                                      run_sluice_write(
-                                          t, f, {.caching = caching::direct, .write_behind = true});
-                                    },
-                                    file),
-                                cached_after));
+  d.methods.push_back(observing(
+      bind_method(
+          "sluice writer, direct + write_behind", role::sluice,
+          [](const target& t, const content& f) {
+            run_sluice_write(t, f, {.caching = caching_mode::direct, .write_behind = true});
+          },
+          file),
+      cached_after));
   d.methods.push_back(observing(bind_method(
                                     "sluice writer, no_cache", role::sluice,
                                     [](const target& t, const content& f) {
-                                      run_sluice_write(t, f, {.caching = caching::no_cache});
+                                      run_sluice_write(t, f, {.caching = caching_mode::no_cache});
                                     },
                                     file),
                                 cached_after));

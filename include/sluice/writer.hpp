@@ -68,7 +68,7 @@ enum class durability_mode {
   // close() returns after fdatasync: the data and the file's size are durable.
   // So that close() does not wait for the whole file to reach the disk, the
   // writeback of each MiB written starts as soon as it is written
-  // (sync_file_range, which waits for nothing; caching::normal only). A
+  // (sync_file_range, which waits for nothing; caching_mode::normal only). A
   // failure to start it (EIO) is thrown as a std::system_error naming
   // sync_file_range, and sticks.
   data_on_close,
@@ -135,14 +135,14 @@ using caching = caching_mode;
 
 // What writes a write_behind writer's buffers (writer::write_behind_engine()).
 enum class write_behind_engine {
-  none,      // write_behind is off (and caching::direct has no ring), or a failure ended it
+  none,      // write_behind is off (and caching_mode::direct has no ring), or a failure ended it
   thread,    // a background thread, one write at a time
   io_uring,  // several io_uring writes in flight, reaped on the caller's thread
 };
 
 struct writer_options {
   // Bytes buffered before a write to the OS. 0 means default_buffer_size
-  // (default_direct_buffer_size with caching::direct);
+  // (default_direct_buffer_size with caching_mode::direct);
   // any other size from 1 byte up is honoured.
   std::size_t buffer_size = 0;
 
@@ -157,11 +157,11 @@ struct writer_options {
   // constructor, before any data is accepted.
   std::uint64_t preallocate = 0;
 
-  // Default durability::none. A failed sync poisons the writer: close()
+  // Default durability_mode::none. A failed sync poisons the writer: close()
   // throws it, and no retry is offered.
   durability_mode durability = durability_mode::none;
 
-  // Default caching::normal.
+  // Default caching_mode::normal.
   caching_mode caching = caching_mode::normal;
 
   // The path always holds either its complete old content (or nothing, if it
@@ -173,7 +173,7 @@ struct writer_options {
   // /proc/self/fd, which names an unnamed one, is missing); close() fsyncs
   // it, renames it over the path and fsyncs the directory, whatever
   // `durability` says; its writeback starts early as for
-  // durability::data_on_close. A writer destroyed without close(), or whose
+  // durability_mode::data_on_close. A writer destroyed without close(), or whose
   // close() fails before the rename, leaves the path untouched and removes
   // the temporary; a failure after the rename (the directory's fsync) says
   // that the new content is in place. Only for writers opened by path, and
@@ -235,7 +235,7 @@ struct writer_options {
   //   the old file keep the old content.
   // - A new file gets 0666 minus the umask, and the directory's default
   //   ACL, as open(2) gives them.
-  // - caching::direct: O_DIRECT is set on the temporary once it exists
+  // - caching_mode::direct: O_DIRECT is set on the temporary once it exists
   //   (fcntl), so that a filesystem that refuses it throws EINVAL saying so.
   // Cost at construction: eight system calls for a new file (geteuid, the
   // directory and the name opened O_PATH, the directory opened for
@@ -249,7 +249,7 @@ struct writer_options {
   // formatting overlaps the I/O. Memory: up to write_behind_depth buffers
   // being written plus the one filling; the caller waits when all are
   // taken. A buffer that has no room left is handed over (with
-  // caching::direct, its whole blocks; the partial last one moves to the
+  // caching_mode::direct, its whole blocks; the partial last one moves to the
   // next buffer). flush(), sync(), close() and a write() that skips the
   // buffer first wait for every handed-over buffer, then write on the
   // caller's thread; so does moving the writer.
@@ -257,7 +257,7 @@ struct writer_options {
   // Two engines (write_behind_engine() says which one a writer has):
   // - io_uring, when sluice was built with liburing, the kernel lets the
   //   process open a ring, the file is a regular file, and nothing has to
-  //   follow each write (not durability::write_through, caching::no_cache,
+  //   follow each write (not durability_mode::write_through, caching_mode::no_cache,
   //   nor a sync at close on the page cache, whose writeback starts after
   //   each write): write_behind_depth writes in flight at once, from
   //   buffers allocated and registered once (plain writes where the kernel
@@ -265,7 +265,7 @@ struct writer_options {
   //   on the caller's thread when it hands over a buffer and all are taken,
   //   and when it waits. No thread. Costs, at construction, a ring
   //   (io_uring_setup), write_behind_depth + 1 buffers and their
-  //   registration. This is where caching::direct gains: the device gets
+  //   registration. This is where caching_mode::direct gains: the device gets
   //   several O_DIRECT writes at once.
   // - otherwise, a background thread that writes the buffers one at a time,
   //   in order (on a pipe too). With write_through it syncs each buffer it
@@ -290,12 +290,12 @@ struct writer_options {
   // fastest or within noise of it on every scenario; 32 KiB lost 40% on text,
   // 1 MiB a third on small pieces.
   static constexpr std::size_t default_buffer_size = 256 * 1024;
-  // caching::direct writes straight to the device, where the size of each
+  // caching_mode::direct writes straight to the device, where the size of each
   // write counts: 256 KiB writes ran at 0.54-0.64x of O_DIRECT 1 MiB writes,
   // 1 MiB at 0.95x, 4 MiB at 0.89x (docs/performance.md).
   static constexpr std::size_t default_direct_buffer_size = 1024 * 1024;
 
-  // caching::no_cache keeps between one and two windows of the file cached.
+  // caching_mode::no_cache keeps between one and two windows of the file cached.
   static constexpr std::uint64_t cache_window = 16 * 1024 * 1024;
 
   // write_behind: buffers being written at most (queued for the thread, or
@@ -357,12 +357,12 @@ class writer : private detail::buffered_file {
   // Creates or truncates `path` (open_mode::truncate). Throws std::system_error
   // before any data is accepted if it cannot be opened (an empty path:
   // ENOENT). The buffer is allocated first: a std::bad_alloc leaves the path
-  // as it was (with caching::direct on a filesystem whose alignment is
+  // as it was (with caching_mode::direct on a filesystem whose alignment is
   // larger than a page, a new file may be left empty).
   explicit writer(const std::filesystem::path& path, writer_options options = {});
   // Writes through an already open file (append mode, say), from its
   // position(); file::borrow(STDOUT_FILENO, "standard output") for standard
-  // output, which close() then leaves open. durability::all_on_close syncs
+  // output, which close() then leaves open. durability_mode::all_on_close syncs
   // the file but not its directory: only the caller knows whether the file
   // was just created.
   explicit writer(file&& target, writer_options options = {});
@@ -443,7 +443,7 @@ class writer : private detail::buffered_file {
   // Payload size from which a write() that does not fit skips the buffer.
   // Twice the buffer: below it, copying measured as fast or faster (see
   // docs/performance.md); from it up, the copy saved is pure gain. Never
-  // with caching::direct, whose transfers must come from the aligned buffer.
+  // with caching_mode::direct, whose transfers must come from the aligned buffer.
   std::size_t gather_threshold() const noexcept;
 
   void flush();  // hands every buffered byte to the OS
@@ -460,7 +460,7 @@ class writer : private detail::buffered_file {
   bool preallocated() const noexcept { return modes_.preallocated; }
 
   // What writes the buffers handed over with options.write_behind (or by
-  // caching::direct, which keeps writes in flight where io_uring serves):
+  // caching_mode::direct, which keeps writes in flight where io_uring serves):
   // none without them, and once a background failure was thrown.
   sluice::write_behind_engine write_behind_engine() const noexcept;
 

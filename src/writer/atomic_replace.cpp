@@ -98,7 +98,7 @@ int create_temporary(const std::string& given, replacement& rest, mode_t permiss
   return fd;
 }
 
-// caching::direct, set once the temporary exists: an EINVAL can only be
+// caching_mode::direct, set once the temporary exists: an EINVAL can only be
 // the filesystem refusing O_DIRECT.
 void use_direct_io(file& temporary) {
   if (sys().setfl(temporary.native_handle(), O_DIRECT) == 0) return;

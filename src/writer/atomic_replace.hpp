@@ -50,7 +50,7 @@ struct temporary {
 //   new file;
 // - `direct`: then O_DIRECT is set (fcntl F_SETFL), so that a filesystem
 //   that refuses it (EINVAL, "the filesystem refuses O_DIRECT
-//   (caching::direct)") is told from one without O_TMPFILE.
+//   (caching_mode::direct)") is told from one without O_TMPFILE.
 // Throws std::system_error naming the absolute target, the temporary or
 // link concerned in the text; then nothing was created or changed.
 temporary open_temporary(const std::filesystem::path& target, bool direct);

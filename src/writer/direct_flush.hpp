@@ -1,4 +1,4 @@
-// caching::direct: O_DIRECT writes, every one aligned in memory, offset and
+// caching_mode::direct: O_DIRECT writes, every one aligned in memory, offset and
 // length to the file's direct-I/O alignment (file::direct_io_alignment(),
 // learned once the file is open). The buffer starts on a page and holds
 // whole blocks; a partial last block is written padded with zeros, kept

@@ -3,12 +3,12 @@
 //
 //   plain_flush         pwritev at the file's position, a large payload
 //                       gathered behind the buffer without a copy
-//   direct_flush        caching::direct: O_DIRECT in whole aligned blocks,
+//   direct_flush        caching_mode::direct: O_DIRECT in whole aligned blocks,
 //                       the partial last block padded and written again,
 //                       the file cut to its size at close
 //   thread_write_behind write_behind: full buffers handed to a thread
 //   uring_write_behind  write_behind: full buffers written through io_uring,
-//                       several in flight; caching::direct uses it too
+//                       several in flight; caching_mode::direct uses it too
 //                       where it serves
 //
 // The two write-behind ways hand off what plain_flush or direct_flush would
@@ -74,7 +74,7 @@ class flush_strategy {
   virtual void trim_after_failure(buffered_file& b, bool reserved) noexcept = 0;
 
   // What writes the buffers handed off: none but for write-behind (and
-  // caching::direct where io_uring serves), and none once its engine has
+  // caching_mode::direct where io_uring serves), and none once its engine has
   // failed.
   virtual write_behind_engine engine() const noexcept { return write_behind_engine::none; }
 

@@ -59,7 +59,7 @@ void foreground_flush::follow(buffered_file& b, std::uint64_t start, std::uint64
 void foreground_flush::follow_close(buffered_file& b) { followup_.at_close(b.target_); }
 
 std::unique_ptr<foreground_flush> make_flush_strategy(const writer_options& options) {
-  if (options.caching == caching::direct) return std::make_unique<direct_flush>();
+  if (options.caching == caching_mode::direct) return std::make_unique<direct_flush>();
   return std::make_unique<plain_flush>();
 }
 

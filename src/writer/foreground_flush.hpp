@@ -48,7 +48,7 @@ class foreground_flush : public flush_strategy {
   write_followup followup_;
 };
 
-// plain_flush, or direct_flush for caching::direct (its alignment known only
+// plain_flush, or direct_flush for caching_mode::direct (its alignment known only
 // once attached: until then a page's).
 std::unique_ptr<foreground_flush> make_flush_strategy(const writer_options& options);
 

@@ -1,5 +1,5 @@
 // sluice::writer: how it opens its path, for each option that changes it
-// (atomic_replace, durability::all_on_close, caching::direct).
+// (atomic_replace, durability_mode::all_on_close, caching_mode::direct).
 #include <fcntl.h>
 
 #include <cerrno>
@@ -35,7 +35,7 @@ int open_for_writing(int dir, const char* name, int flags, bool direct) {
 
 // What an all_on_close writer opened: the file, the directory to sync at
 // close if it created the file, and whether the file still holds its old
-// content (caching::direct: emptied once the buffer is allocated).
+// content (caching_mode::direct: emptied once the buffer is allocated).
 struct synced_open {
   file target;
   file directory;
@@ -84,17 +84,17 @@ std::optional<synced_open> open_resolved(const std::filesystem::path& path,
 }  // namespace
 
 // Opens what the writer writes to: a temporary beside `path` for
-// atomic_replace, else `path` itself, with O_DIRECT for caching::direct.
+// atomic_replace, else `path` itself, with O_DIRECT for caching_mode::direct.
 // Returns whether the file still holds its old content, to be emptied once
-// the buffer is allocated: caching::direct opens an existing file without
+// the buffer is allocated: caching_mode::direct opens an existing file without
 // O_TRUNC, as its buffer may have to be allocated again for the alignment.
 bool writer::open_target(const std::filesystem::path& path, const writer_options& options) {
-  bool direct = options.caching == caching::direct;
+  bool direct = options.caching == caching_mode::direct;
   if (options.atomic_replace) {
     open_replacement(path, direct);
     return false;
   }
-  if (options.durability == durability::all_on_close) return open_synced(path, direct);
+  if (options.durability == durability_mode::all_on_close) return open_synced(path, direct);
   if (!direct) {
     target_ = file::open(path);
     return false;
@@ -114,7 +114,7 @@ void writer::open_replacement(const std::filesystem::path& path, bool direct) {
   modes_.replacing = std::move(rest);
 }
 
-// durability::all_on_close: the path resolved as atomic_replace resolves
+// durability_mode::all_on_close: the path resolved as atomic_replace resolves
 // it, then a file this writer creates (O_EXCL, in the directory resolved)
 // has that directory synced at close, through a descriptor opened before
 // the file is created, so that a directory that cannot be read (mode 0300)

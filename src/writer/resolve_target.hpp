@@ -1,5 +1,5 @@
 // Where writer_options::atomic_replace, and a writer with
-// durability::all_on_close, put the file: the path given, its final
+// durability_mode::all_on_close, put the file: the path given, its final
 // symbolic links followed by hand, one held directory at a time, with the
 // checks the kernel would make had it followed them, and those that keep a
 // file from landing where it must not (a /proc link, what another user
@@ -21,7 +21,7 @@ enum class target_use {
   // atomic_replace: the name is replaced by a rename. A /proc link, and an
   // existing file that is not a regular one or is a mount point, are refused.
   replace,
-  // durability::all_on_close: the name is opened. A /proc link is left for
+  // durability_mode::all_on_close: the name is opened. A /proc link is left for
   // open(2) to follow (it stands for a descriptor: /dev/stdout writes to
   // what fd 1 is), and any kind of file is accepted.
   open,

@@ -12,7 +12,7 @@
 // buffer). Two engines: thread_write_behind (one background thread writing
 // the buffers in order, each followed by what the options ask after a
 // write) and uring_write_behind (several io_uring writes in flight, reaped
-// on the caller's thread), which caching::direct uses without write_behind
+// on the caller's thread), which caching_mode::direct uses without write_behind
 // too, where it serves (start_in_flight).
 //
 // The writer's position assigns each buffer its file offset when it is
@@ -109,7 +109,7 @@ class write_behind : public flush_strategy {
   void take_back(buffered_file& b, std::span<const char> rest);
 };
 
-// caching::direct without write_behind: the io_uring engine over `inner`,
+// caching_mode::direct without write_behind: the io_uring engine over `inner`,
 // two writes in flight, where the ring serves (as start_write_behind
 // says); else `inner` itself, writing on the caller's thread.
 std::unique_ptr<flush_strategy> start_in_flight(std::unique_ptr<foreground_flush> inner,

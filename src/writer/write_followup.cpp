@@ -14,30 +14,30 @@ write_followup::write_followup(const writer_options& options, bool replacing,
                                std::uint64_t start) noexcept
     : durability_(options.durability),
       caching_(options.caching),
-      syncs_at_close_(replacing || options.durability == durability::data_on_close ||
-                      options.durability == durability::all_on_close),
+      syncs_at_close_(replacing || options.durability == durability_mode::data_on_close ||
+                      options.durability == durability_mode::all_on_close),
       cached_from_(start),
       written_back_to_(start) {}
 
 bool write_followup::follows_each_write() const noexcept {
-  return durability_ == durability::write_through || caching_ == caching::no_cache ||
+  return durability_ == durability_mode::write_through || caching_ == caching_mode::no_cache ||
          writes_back_early();
 }
 
 void write_followup::after(file& target, std::uint64_t start, std::uint64_t length) {
-  if (durability_ == durability::write_through) target.sync_data();
-  if (caching_ == caching::no_cache) limit_cache(target, start, length);
+  if (durability_ == durability_mode::write_through) target.sync_data();
+  if (caching_ == caching_mode::no_cache) limit_cache(target, start, length);
   if (writes_back_early()) start_writeback_early(target, start + length);
 }
 
 void write_followup::at_close(file& target) {
-  if (caching_ == caching::no_cache) target.drop_cached(cached_from_, 0);  // 0: to the end
+  if (caching_ == caching_mode::no_cache) target.drop_cached(cached_from_, 0);  // 0: to the end
 }
 
 // A writer whose close() syncs, on the page cache: what close() would wait
 // for may as well be on its way to the disk while the rest is made.
 bool write_followup::writes_back_early() const noexcept {
-  return syncs_at_close_ && caching_ == caching::normal;
+  return syncs_at_close_ && caching_ == caching_mode::normal;
 }
 
 // no_cache, after [start, start + length) was written: its writeback starts;

@@ -1,6 +1,6 @@
 // What durability and caching ask after each write to the OS, whichever way
-// the buffer took (src/writer/flush_strategy.hpp): durability::write_through's
-// fdatasync, caching::no_cache's writeback and dropped cache, and the early
+// the buffer took (src/writer/flush_strategy.hpp): durability_mode::write_through's
+// fdatasync, caching_mode::no_cache's writeback and dropped cache, and the early
 // writeback of a writer synced at close.
 #pragma once
 
@@ -38,8 +38,8 @@ class write_followup {
   void limit_cache(file& target, std::uint64_t start, std::uint64_t length);
   void start_writeback_early(file& target, std::uint64_t end);
 
-  sluice::durability durability_ = sluice::durability::none;
-  sluice::caching caching_ = sluice::caching::normal;
+  sluice::durability_mode durability_ = sluice::durability_mode::none;
+  sluice::caching_mode caching_ = sluice::caching_mode::normal;
   bool syncs_at_close_ = false;
   std::uint64_t cached_from_ = 0;      // no_cache: where the part that may be cached begins
   std::uint64_t written_back_to_ = 0;  // synced at close: where writeback was last started

@@ -25,16 +25,16 @@ namespace {
 
 std::size_t requested_buffer_size(const writer_options& options) {
   if (options.buffer_size) return options.buffer_size;
-  return options.caching == caching::direct ? writer_options::default_direct_buffer_size
-                                            : writer_options::default_buffer_size;
+  return options.caching == caching_mode::direct ? writer_options::default_direct_buffer_size
+                                                 : writer_options::default_buffer_size;
 }
 
 const char* name_of(durability level) {
   switch (level) {
-    case durability::none: return "durability::none";
-    case durability::data_on_close: return "durability::data_on_close";
-    case durability::all_on_close: return "durability::all_on_close";
-    case durability::write_through: return "durability::write_through";
+    case durability_mode::none: return "durability::none";
+    case durability_mode::data_on_close: return "durability::data_on_close";
+    case durability_mode::all_on_close: return "durability::all_on_close";
+    case durability_mode::write_through: return "durability::write_through";
   }
   return "durability";
 }
@@ -61,7 +61,7 @@ std::string failure_of(const std::system_error& e) {
 }  // namespace
 
 // The buffer is allocated before the path is opened, so that a size no
-// memory can hold neither empties nor creates anything. caching::direct's
+// memory can hold neither empties nor creates anything. caching_mode::direct's
 // alignment is known only once the file is open: until then the buffer
 // starts on a page and holds whole pages, which serves every alignment up
 // to a page; a larger one allocates again (direct_flush::attach), before
@@ -80,9 +80,9 @@ writer::writer(const std::filesystem::path& path, writer_options options) {
 
 writer::writer(file&& target, writer_options options) {
   target_ = std::move(target);
-  const char* needs_path = options.atomic_replace               ? "atomic_replace"
-                           : options.caching == caching::direct ? "caching::direct"
-                                                                : nullptr;
+  const char* needs_path = options.atomic_replace                    ? "atomic_replace"
+                           : options.caching == caching_mode::direct ? "caching::direct"
+                                                                     : nullptr;
   if (needs_path)
     throw std::system_error(EINVAL, std::generic_category(),
                             detail::describe("open", target_.path()) + ": " + needs_path +
@@ -90,7 +90,7 @@ writer::writer(file&& target, writer_options options) {
   start(options, detail::make_flush_strategy(options));
 }
 
-// caching::direct opens an existing file without O_TRUNC, so that a buffer
+// caching_mode::direct opens an existing file without O_TRUNC, so that a buffer
 // that cannot be allocated for its alignment loses nothing: it is emptied
 // here, once the buffer is there. ftruncate for a regular file only, as
 // O_TRUNC leaves a device alone. One fstat, one ftruncate.
@@ -116,11 +116,11 @@ void writer::start(const writer_options& options, std::unique_ptr<detail::foregr
   if (!storage_) detail::install_buffer(*this, way->allocate(requested_buffer_size(options)));
   if (old_content) empty_old_content();
   modes_.durability = options.durability;
-  if (options.durability != durability::none) check_syncable();
+  if (options.durability != durability_mode::none) check_syncable();
   if (options.preallocate != 0 && !target_.sequential()) reserve_space(options.preallocate);
   if (options.write_behind)
     flush_ = detail::start_write_behind(std::move(way), *this);
-  else if (options.caching == caching::direct)
+  else if (options.caching == caching_mode::direct)
     flush_ = detail::start_in_flight(std::move(way), *this);
   else
     flush_ = std::move(way);
@@ -252,7 +252,7 @@ void writer::flush() {
 
 void writer::sync() {
   flush();
-  if (modes_.durability != durability::write_through) sync_data_or_fail();  // else flush() did
+  if (modes_.durability != durability_mode::write_through) sync_data_or_fail();  // else flush() did
 }
 
 // fdatasync; a failure poisons the writer for good (no retry, see DESIGN.md).
@@ -266,8 +266,8 @@ void writer::sync_data_or_fail() {
 void writer::finish_file() {
   flush_->finish(*this, modes_.preallocated);
   if (modes_.replacing) return detail::install(target_, *modes_.replacing);
-  if (modes_.durability == durability::data_on_close) target_.sync_data();
-  if (modes_.durability == durability::all_on_close) target_.sync_all();
+  if (modes_.durability == durability_mode::data_on_close) target_.sync_data();
+  if (modes_.durability == durability_mode::all_on_close) target_.sync_all();
 }
 
 void writer::close() {
