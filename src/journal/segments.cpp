@@ -1,7 +1,5 @@
 #include "journal/segments.hpp"
 
-#include <fcntl.h>
-
 #include <algorithm>
 #include <cerrno>
 
@@ -24,18 +22,14 @@ void write_zeros(file& segment, std::uint64_t size) {
   }
 }
 
-// fallocate's mode that zeroes a range into written blocks without writing
-// the zeros (linux/falloc.h from Linux 6.17 on, which Debian 12 lacks).
-constexpr int write_zeroes_mode = 0x80;
-
 // Whether the disk zeroed [0, size) of `segment` into written blocks. False
 // where the kernel, the filesystem or the disk cannot (EOPNOTSUPP, or EINVAL
 // from one that does not know the mode). Throws system_error on any other
 // failure (ENOSPC, EIO).
 bool zeroed_by_disk(file& segment, std::uint64_t size) {
   if (restart_interrupted([&] {
-        return sys().fallocate(segment.native_handle(), write_zeroes_mode, 0,
-                               static_cast<off_t>(size));
+        return sys().preallocate(segment.native_handle(), 0, static_cast<std::int64_t>(size),
+                                 space_mode::written_zeros);
       }) == 0)
     return true;
   if (errno == EOPNOTSUPP || errno == EINVAL) return false;
@@ -59,8 +53,10 @@ segment_blocks reserve_blocks(file& segment, std::uint64_t size, bool zero_fill)
 }  // namespace
 
 file open_segment(const journal_directory& dir, std::string_view name, open_mode mode) {
-  return dir.open_regular(name, mode == open_mode::read_only ? O_RDONLY : O_RDWR,
-                          "a journal segment");
+  using access = open_request::access;
+  return dir.open_regular(
+      name, {.mode = mode == open_mode::read_only ? access::read : access::read_write},
+      "a journal segment");
 }
 
 std::span<const std::byte, zero_block_size> zero_block() {
@@ -71,7 +67,12 @@ std::span<const std::byte, zero_block_size> zero_block() {
 new_segment create_segment(const journal_directory& dir, std::uint64_t number,
                            std::uint64_t first_lsn, std::uint64_t size, bool zero_fill) {
   std::string name = segment_name(number), temporary = name + ".tmp";
-  file segment = dir.open_regular(temporary, O_RDWR | O_CREAT | O_EXCL, "a journal segment", 0666);
+  file segment = dir.open_regular(temporary,
+                                  {.mode = open_request::access::read_write,
+                                   .create = true,
+                                   .exclusive = true,
+                                   .permissions = 0666},
+                                  "a journal segment");
   segment_blocks blocks = reserve_blocks(segment, size, zero_fill);
   segment.write_at(encode_segment_header({.number = number, .first_lsn = first_lsn, .size = size}),
                    0);
@@ -115,11 +116,12 @@ std::vector<std::pair<std::uint64_t, std::uint64_t>> read_window::data_ranges(
   std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;
   int fd = source_.native_handle();
   while (offset < limit_) {
-    off_t data = sys().lseek(fd, static_cast<off_t>(offset), SEEK_DATA);
+    std::int64_t data = sys().seek_region(fd, static_cast<std::int64_t>(offset), region::data);
     if (data < 0 && errno == ENXIO) break;  // nothing but holes to the end
-    if (data < 0 || static_cast<std::uint64_t>(data) < offset) data = static_cast<off_t>(offset);
+    if (data < 0 || static_cast<std::uint64_t>(data) < offset)
+      data = static_cast<std::int64_t>(offset);
     if (static_cast<std::uint64_t>(data) >= limit_) break;
-    off_t hole = sys().lseek(fd, data, SEEK_HOLE);
+    std::int64_t hole = sys().seek_region(fd, data, region::hole);
     std::uint64_t end = hole > data ? std::min(static_cast<std::uint64_t>(hole), limit_) : limit_;
     ranges.emplace_back(static_cast<std::uint64_t>(data), end);
     offset = end;
@@ -130,8 +132,8 @@ std::vector<std::pair<std::uint64_t, std::uint64_t>> read_window::data_ranges(
 void read_window::drop_cached_after(std::uint64_t offset) const noexcept {
   std::uint64_t from = page_end(offset);
   if (from < limit_)
-    (void)sys().fadvise(source_.native_handle(), static_cast<off_t>(from),
-                        static_cast<off_t>(limit_ - from), POSIX_FADV_DONTNEED);
+    (void)sys().drop_cache(source_.native_handle(), static_cast<std::int64_t>(from),
+                           static_cast<std::int64_t>(limit_ - from));
 }
 
 std::span<const std::byte> read_window::bytes(std::uint64_t offset, std::size_t n) {
