@@ -16,7 +16,7 @@
 
 #include "journal/crc32c.hpp"
 #include "journal/format.hpp"
-#include "journal/segments.hpp"
+#include "journal/read_window.hpp"
 #include "support/journal_test_support.hpp"
 #include "support/test_support.hpp"
 
