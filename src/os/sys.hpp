@@ -203,7 +203,7 @@ struct sys_table {
   int (*async_open)(unsigned entries, async_queue** queue);
   // async_close: waits for nothing; call it once no write is in flight.
   void (*async_close)(async_queue* queue);
-  // async_register: registers buffers[0, count) for async_write's
+  // async_register: registers buffers[0, count) for async_submit's
   // buffer_index; ENOMEM past RLIMIT_MEMLOCK (the writes then go unregistered).
   int (*async_register)(async_queue* queue, const iovec* buffers, unsigned count);
   // async_submit: submits one write of data[0, size) at `offset` of `h`,
