@@ -472,7 +472,8 @@ TEST_F(journal_fault, the_destructor_does_not_report_again_a_failure_a_commit_th
 
 // A failure nobody was thrown, met by the destructor's own commit, is
 // reported once, in the form every destructor reports in.
-TEST_F(journal_fault, the_destructor_reports_a_failure_of_its_own_commit_once_in_the_documented_form) {
+TEST_F(journal_fault,
+       the_destructor_reports_a_failure_of_its_own_commit_once_in_the_documented_form) {
   std::string segment;
   std::string printed = stderr_of([&] {
     fake_sys fake;

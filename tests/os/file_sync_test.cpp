@@ -109,9 +109,9 @@ TEST_F(file_sync, after_a_failed_sync_calls_are_refused_naming_it_and_close_thro
     auto refused = thrown([&] { f.write(bytes_of("more")); });
     ASSERT_TRUE(refused);
     EXPECT_EQ(refused->code().value(), EIO);
-    EXPECT_EQ(std::string(refused->what()),
-              "sluice: write " + quoted(path) + " refused after an earlier failure: fdatasync " +
-                  quoted(path) + ": " + std::strerror(EIO));
+    EXPECT_EQ(std::string(refused->what()), "sluice: write " + quoted(path) +
+                                                " refused after an earlier failure: fdatasync " +
+                                                quoted(path) + ": " + std::strerror(EIO));
     auto closed = thrown([&] { f.close(); });
     ASSERT_TRUE(closed);
     EXPECT_EQ(closed->code().value(), EIO);
@@ -299,8 +299,8 @@ TEST_F(file_life, the_destructor_reports_a_failed_close_once_in_the_documented_f
     fake.fail(call::close, 1, EIO);
     { file gone = std::move(f); }
   });
-  EXPECT_EQ(printed, "sluice: close " + quoted(path) + " in its destructor: close " +
-                         quoted(path) + ": " + std::strerror(EIO) + "\n");
+  EXPECT_EQ(printed, "sluice: close " + quoted(path) + " in its destructor: close " + quoted(path) +
+                         ": " + std::strerror(EIO) + "\n");
 }
 
 TEST_F(file_life, close_reports_its_failure) {

@@ -492,9 +492,9 @@ TEST_F(fault, a_writer_over_a_poisoned_file_refuses_naming_the_sync_and_close_th
     auto refused = thrown([&] { out.flush(); });
     ASSERT_TRUE(refused);
     EXPECT_EQ(refused->code().value(), EIO);
-    EXPECT_EQ(std::string(refused->what()),
-              "sluice: write " + quoted(path) + " refused after an earlier failure: fdatasync " +
-                  quoted(path) + ": " + std::strerror(EIO));
+    EXPECT_EQ(std::string(refused->what()), "sluice: write " + quoted(path) +
+                                                " refused after an earlier failure: fdatasync " +
+                                                quoted(path) + ": " + std::strerror(EIO));
     auto closed = thrown([&] { out.close(); });
     ASSERT_TRUE(closed);
     EXPECT_STREQ(closed->what(), refused->what());
@@ -515,10 +515,9 @@ TEST_F(fault, the_destructor_reports_a_refusal_it_met_once_in_the_documented_for
     writer out(std::move(f));
     out.write(std::string_view("more"));
   });
-  EXPECT_EQ(printed, "sluice: close " + quoted(path) +
-                         " in its destructor, 4 bytes lost: write " + quoted(path) +
-                         " refused after an earlier failure: fdatasync " + quoted(path) + ": " +
-                         std::strerror(EIO) + "\n");
+  EXPECT_EQ(printed, "sluice: close " + quoted(path) + " in its destructor, 4 bytes lost: write " +
+                         quoted(path) + " refused after an earlier failure: fdatasync " +
+                         quoted(path) + ": " + std::strerror(EIO) + "\n");
 }
 
 TEST_F(fault, a_poisoned_writer_destroyed_does_not_report_again_the_sync_it_threw) {
