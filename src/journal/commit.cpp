@@ -7,7 +7,6 @@
 #include <exception>
 #include <memory>
 #include <new>
-#include <optional>
 #include <utility>
 
 #include "journal/format.hpp"
@@ -38,35 +37,6 @@ void wait_for_other_syncs(journal_state& state) {
   std::unique_lock lock(state.mutex);
   state.changed.wait(lock, [&] { return syncs_in_flight(state) == 1 || state.poison_errno != 0; });
   check_usable(state, "commit journal");
-}
-
-// Makes the tail durable, then continues in a new segment that begins with
-// record `first_lsn`, the first of a batch of `batch_bytes`.
-void rotate(journal_state& state, std::uint64_t first_lsn, std::uint64_t batch_bytes) {
-  wait_for_other_syncs(state);  // they use the tail's descriptors
-  state.tail.sync_data();       // a segment's records are durable before the next segment's
-  std::uint64_t number;
-  {
-    std::lock_guard lock(state.mutex);
-    number = state.segments.back().number + 1;
-  }
-  // A batch larger than a segment gets one of its own, to the page end.
-  std::uint64_t needed = segment_header_size + batch_bytes + seal_size;
-  std::uint64_t size =
-      needed <= state.options.segment_size ? state.options.segment_size : page_end(needed);
-  start_segment(state, number, first_lsn, size);
-}
-
-// The spare to make a segment of `size` bytes from, taken: none unless reuse
-// is on, one is kept, the segment has the usual size (a record larger than
-// that gets a segment of its own, which leaves the spare for the next) and
-// no cursor may be reading the spare.
-std::optional<std::uint64_t> take_spare(journal_state& state, std::uint64_t size) {
-  std::lock_guard lock(state.mutex);
-  if (!state.options.reuse_segments || size != state.options.segment_size ||
-      state.cursors.use_count() > 1)
-    return std::nullopt;
-  return std::exchange(state.spare_segment, std::nullopt);
 }
 
 // With the lock held: whether a committer of `lsn` may lead now: its record
@@ -192,7 +162,8 @@ void write_batch(journal_state& state, std::span<std::byte> batch) {
     std::uint64_t end = state.tail_capacity - seal_size;  // the seal's room stays free
     std::size_t run = fitting_run(rest, end > state.tail_offset ? end - state.tail_offset : 0);
     if (run == 0) {
-      rotate(state, decode_record_header(rest.data()).lsn, first_batch_size(rest));
+      wait_for_other_syncs(state);  // they use the tail's descriptors
+      rotate_segment(state, decode_record_header(rest.data()).lsn, first_batch_size(rest));
       continue;
     }
     if (state.tail_salt != 0) salt_records(rest.first(run), state.tail_salt);
@@ -264,45 +235,6 @@ void check_usable(const journal_state& state, const char* operation) {
                             describe(operation, state.path().native()) +
                                 " refused: the journal failed earlier (" + state.poison_message +
                                 ")");
-}
-
-void use_tail(journal_state& state, file segment, std::uint64_t offset, std::uint64_t capacity,
-              std::uint64_t zeroed) {
-  for (unsigned i = 0; i < state.options.concurrent_syncs; ++i)
-    state.syncers[i] =
-        open_segment(*state.dir, std::filesystem::path(segment.path()).filename().native(),
-                     open_mode::open_existing);
-  state.tail = std::move(segment);
-  state.tail_offset = offset;
-  state.tail_capacity = capacity;
-  state.tail_zeroed = zeroed;
-  state.tail_salt = 0;
-  state.tail_uncached = false;
-}
-
-void start_segment(journal_state& state, std::uint64_t number, std::uint64_t first_lsn,
-                   std::uint64_t size) {
-  std::uint32_t salt = 0;
-  new_segment next;
-  if (std::optional<std::uint64_t> spare = take_spare(state, size)) {
-    salt = new_segment_salt(number, first_lsn);
-    next = {reuse_spare(*state.dir, *spare, number, first_lsn, size, salt),
-            segment_blocks::written_uncached};
-  }
-  bool reused = next.segment.is_open();
-  if (!reused) next = create_segment(*state.dir, number, first_lsn, size, state.options.zero_fill);
-  if (state.tail.is_open())  // a rotation: the successor exists now, durably
-    seal_segment(state.tail, state.tail_offset, state.tail_capacity,
-                 {.next_lsn = first_lsn, .next_number = number, .salt = state.tail_salt});
-  state.tail.close();
-  for (file& syncer : state.syncers) syncer.close();
-  bool written = next.blocks != segment_blocks::unwritten;
-  use_tail(state, std::move(next.segment), segment_header_size, size,
-           written ? size : segment_header_size);
-  state.tail_salt = reused ? salt : 0;
-  state.tail_uncached = next.blocks == segment_blocks::written_uncached;
-  std::lock_guard lock(state.mutex);
-  state.segments.push_back({number, first_lsn, reused});
 }
 
 void make_durable(journal_state& state, std::unique_lock<std::mutex>& lock, std::uint64_t lsn,

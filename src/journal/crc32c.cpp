@@ -74,11 +74,16 @@ bool has_sse42() noexcept {
 }  // namespace
 
 std::uint32_t crc32c_extend(std::uint32_t state, std::span<const std::byte> bytes) noexcept {
-  auto p = reinterpret_cast<const unsigned char*>(bytes.data());
 #if defined(__x86_64__)
-  if (has_sse42()) return extend_sse42(state, p, bytes.size());
+  if (has_sse42())
+    return extend_sse42(state, reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
 #endif
-  return extend_table(state, p, bytes.size());
+  return crc32c_extend_by_table(state, bytes);
+}
+
+std::uint32_t crc32c_extend_by_table(std::uint32_t state,
+                                     std::span<const std::byte> bytes) noexcept {
+  return extend_table(state, reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
 }
 
 }  // namespace sluice::detail

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "journal/format.hpp"
+#include "journal/read_window.hpp"
 #include "journal/segments.hpp"
 #include "journal/state.hpp"
 #include "os/error_messages.hpp"

@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include "journal/crc32c.hpp"
-#include "journal/segments.hpp"
+#include "journal/read_window.hpp"
 
 namespace sluice::detail {
 namespace {

@@ -7,7 +7,6 @@
 #include <atomic>
 #include <cerrno>
 #include <mutex>
-#include <optional>
 #include <string>
 #include <utility>
 
@@ -95,73 +94,6 @@ void make_room(std::vector<std::byte>& pending, std::size_t more) {
   if (needed > pending.capacity()) pending.reserve(std::max(needed, 2 * pending.capacity()));
 }
 
-void start_new_segment(detail::journal_state& s, std::uint64_t number) {
-  detail::start_segment(s, number, s.next_lsn, s.options.segment_size);
-}
-
-// Removes segment `number` of the journal, or renames it to its spare name
-// if `as_spare`. Throws system_error.
-void drop_segment(const detail::journal_state& s, std::uint64_t number, bool as_spare) {
-  if (as_spare)
-    s.dir->rename(detail::segment_name(number), detail::spare_name(number));
-  else
-    s.dir->remove(detail::segment_name(number));
-}
-
-// Takes the `count` oldest segments, whose files are gone, off the
-// journal's list.
-void forget_segments(detail::journal_state& s, std::size_t count) noexcept {
-  std::lock_guard lock(s.mutex);
-  s.segments.erase(s.segments.begin(), s.segments.begin() + static_cast<std::ptrdiff_t>(count));
-}
-
-// Keeps, with options.reuse_segments, the newest spare numbered below every
-// segment (so that it holds only smaller lsns than any record to come) and
-// removes the others: all of them when the journal starts afresh, as their
-// lsns may come again. Their removal is made durable by the directory sync
-// that creates or continues a segment, before any record is written. The
-// spare kept must be a regular file (EINVAL otherwise, as for a segment),
-// or the first rotation into it would fail and poison the journal.
-void sort_spares(detail::journal_state& s, const detail::recovered_journal& found) {
-  for (std::uint64_t spare : found.spares) {
-    bool usable = s.options.reuse_segments && !found.segments.empty() &&
-                  spare < found.segments.front().number &&
-                  (!s.spare_segment || spare > *s.spare_segment);
-    if (usable && s.spare_segment) s.dir->remove(detail::spare_name(*s.spare_segment));
-    if (usable)
-      s.spare_segment = spare;
-    else
-      s.dir->remove(detail::spare_name(spare));
-  }
-  if (s.spare_segment)
-    detail::open_segment(*s.dir, detail::spare_name(*s.spare_segment), open_mode::read_only)
-        .close();
-}
-
-// Continues the recovered journal: in its newest segment if that ends
-// cleanly, has the current format and room for a seal after its records,
-// else in a fresh one, once the newest is sealed. Either way the recovered
-// records are synced.
-void continue_recovered(detail::journal_state& s, const detail::recovered_journal& found) {
-  std::uint64_t newest = found.segments.back().number;
-  file last = detail::open_segment(*s.dir, detail::segment_name(newest), open_mode::open_existing);
-  last.sync_data();
-  bool continuable = found.tail_clean && found.tail_version == detail::journal_version &&
-                     found.tail_offset + detail::seal_size <= found.tail_size;
-  if (!continuable) {
-    start_new_segment(s, newest + 1);
-    detail::seal_segment(
-        last, found.tail_offset, found.tail_size,
-        {.next_lsn = s.next_lsn, .next_number = newest + 1, .salt = found.tail_salt});
-    last.close();
-    return;
-  }
-  // The segment's name may still be an unsynced rename of the process that
-  // created it: made durable before a commit into it can be acknowledged.
-  s.dir->sync();
-  detail::use_tail(s, std::move(last), found.tail_offset, found.tail_size, found.tail_zeroed);
-}
-
 }  // namespace
 
 journal::journal() noexcept = default;
@@ -205,11 +137,11 @@ journal journal::open(const std::filesystem::path& dir, journal_options options)
   s->next_lsn = s->taken_end = s->durable_end = found.next_lsn;
   s->segments = found.segments;
   if (options.read_only) return journal(std::move(s));
-  sort_spares(*s, found);
+  detail::keep_spares(*s, found);
   if (found.segments.empty())
-    start_new_segment(*s, 1);
+    detail::start_segment(*s, 1, s->next_lsn, options.segment_size);
   else
-    continue_recovered(*s, found);
+    detail::continue_recovered(*s, found);
   return journal(std::move(s));
 }
 
@@ -254,36 +186,7 @@ std::uint64_t journal::write(std::span<const std::byte> bytes) {
 void journal::truncate_before(std::uint64_t lsn) {
   detail::journal_state& s = usable(state_, "truncate");
   check_writable(s, "truncate journal");
-  std::lock_guard one_at_a_time(s.truncating);
-  // The doomed segments stay listed until their files are gone: a failure,
-  // or running out of memory here, leaves no gap in the numbers.
-  std::vector<std::uint64_t> doomed;
-  bool keep = false;  // the newest doomed becomes the spare
-  {
-    std::lock_guard lock(s.mutex);
-    detail::check_usable(s, "truncate journal");
-    std::size_t count = 0;
-    while (count + 1 < s.segments.size() && s.segments[count + 1].first_lsn <= lsn) ++count;
-    doomed.reserve(count);
-    for (std::size_t i = 0; i < count; ++i) doomed.push_back(s.segments[i].number);
-    keep = s.options.reuse_segments && count > 0 && !s.spare_segment;
-  }
-  std::size_t done = 0;
-  try {
-    for (; done < doomed.size(); ++done)
-      drop_segment(s, doomed[done], keep && done + 1 == doomed.size());
-  } catch (...) {
-    forget_segments(s, done);
-    throw;
-  }
-  forget_segments(s, done);
-  if (doomed.empty()) return;
-  s.dir->sync();
-  // Only now: a segment made from the spare rewrites its header, which
-  // must never land under the segment's old name.
-  if (!keep) return;
-  std::lock_guard lock(s.mutex);
-  s.spare_segment = doomed.back();
+  detail::remove_segments_before(s, lsn);
 }
 
 std::uint64_t journal::next_lsn() const {

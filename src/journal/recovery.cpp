@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "journal/format.hpp"
+#include "journal/read_window.hpp"
 #include "journal/segments.hpp"
 #include "os/error_messages.hpp"
 #include "os/sys.hpp"

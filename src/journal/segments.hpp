@@ -1,18 +1,20 @@
-// The journal's segments in its directory: opening, creating, reusing and
-// sealing them, and a windowed reader over one. Everything through
-// sluice::file, journal_directory and detail::sys.
+// A journal segment's lifecycle, all of it: created (or made from a spare)
+// and made the tail, rotated (the tail synced, its successor started, the
+// tail sealed), continued or sealed when a journal reopens, and removed or
+// kept as the spare when the journal is truncated. The group commit
+// (commit.cpp) decides when to rotate; journal.cpp when to truncate.
+// Everything through sluice::file, journal_directory and detail::sys.
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <span>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 #include "journal/journal_directory.hpp"
+#include "journal/state.hpp"
 #include "sluice/file.hpp"
 
 namespace sluice::detail {
@@ -74,40 +76,52 @@ struct seal_info {
 // is left as it is. Throws system_error; a failed sync poisons `segment`.
 void seal_segment(file& segment, std::uint64_t offset, std::uint64_t size, const seal_info& seal);
 
+// Makes `segment` the tail, `offset` where its next record goes, `capacity`
+// its size and `zeroed` the end of its written blocks, past which zeros go
+// ahead of the records (no salt, no page-end padding), and opens its sync
+// descriptors. Throws system_error.
+void use_tail(journal_state& state, file segment, std::uint64_t offset, std::uint64_t capacity,
+              std::uint64_t zeroed);
+
+// Starts segment `number`, `size` bytes, whose first record is `first_lsn`,
+// and makes it the tail in place of the old one (whose descriptors it
+// closes): made from the spare if options.reuse_segments allows, no cursor
+// is open and the spare has that size, else created (create_segment(),
+// which says how its blocks are reserved).
+// Throws system_error.
+void start_segment(journal_state& state, std::uint64_t number, std::uint64_t first_lsn,
+                   std::uint64_t size);
+
+// Rotation, once no other leader is syncing the tail (the caller waits for
+// that): makes the tail durable, then starts segment (last number + 1) for a
+// batch of `batch_bytes` whose first record is `first_lsn`, of the usual
+// size or, for a batch larger than that, one of its own rounded to a page;
+// the old tail is sealed once its successor exists. Throws system_error.
+void rotate_segment(journal_state& state, std::uint64_t first_lsn, std::uint64_t batch_bytes);
+
+// journal::open, before any record is written: keeps, with
+// options.reuse_segments, the newest spare numbered below every recovered
+// segment and removes the others (all of them when the journal starts
+// afresh, as their lsns may come again); the directory sync that starts or
+// continues a segment makes the removals durable. The spare kept must be a
+// regular file (EINVAL otherwise). Throws system_error.
+void keep_spares(journal_state& state, const recovered_journal& found);
+
+// journal::open of a journal with segments: continues in the newest if it
+// ends cleanly, has the current format and room for a seal, else starts a
+// fresh one and seals the newest. Either way the recovered records are
+// synced first. Throws system_error.
+void continue_recovered(journal_state& state, const recovered_journal& found);
+
+// journal::truncate_before(lsn): removes every segment all of whose records
+// are below `lsn` (never the tail), oldest first, the newest of them renamed
+// to the spare instead with options.reuse_segments and no spare kept, then
+// syncs the directory. A failure leaves the segments not yet removed
+// listed (no gap in the numbers) and throws system_error.
+void remove_segments_before(journal_state& state, std::uint64_t lsn);
+
 // 1 MiB of zeros, static, to write from.
 inline constexpr std::size_t zero_block_size = std::size_t{1} << 20;
 std::span<const std::byte, zero_block_size> zero_block();
-
-// Reads a file through a buffer of at least 1 MiB: bytes(offset, n) returns
-// up to n bytes at `offset` (fewer only at the end of `limit`), valid until
-// the next call. One pread per buffer refill.
-class read_window {
- public:
-  read_window(file& source, std::uint64_t limit) : source_(source), limit_(limit) {}
-  std::span<const std::byte> bytes(std::uint64_t offset, std::size_t n);
-  std::uint64_t limit() const noexcept { return limit_; }
-  // Reads nothing at or past `limit` from now on (if below the current one).
-  void limit_to(std::uint64_t limit) noexcept { limit_ = std::min(limit_, limit); }
-  // The ranges [begin, end) from `offset` to limit() that may hold non-zero
-  // bytes, in order: the filesystem's SEEK_DATA and SEEK_HOLE (two lseeks a
-  // range, no read), so that unwritten and sparse blocks, which read as
-  // zeros, need not be read. Asked all at once, before reading any: a read's
-  // readahead caches zero pages of unwritten blocks, which SEEK_DATA then
-  // counts as data. Where the filesystem cannot say, or an lseek fails, the
-  // range runs on to limit().
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> data_ranges(std::uint64_t offset) const;
-  // Drops the clean cached pages from the first page boundary at or after
-  // `offset` to the end (POSIX_FADV_DONTNEED, one fadvise; dirty pages are
-  // kept, and a failure keeps them all). Readahead caches the zeros of
-  // unwritten blocks, and SEEK_DATA counts cached pages as data: dropped
-  // before data_ranges(), so that they are not read as data again.
-  void drop_cached_after(std::uint64_t offset) const noexcept;
-
- private:
-  file& source_;
-  std::uint64_t limit_;
-  std::uint64_t start_ = 0;
-  std::vector<std::byte> buffer_;
-};
 
 }  // namespace sluice::detail

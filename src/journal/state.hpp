@@ -134,22 +134,6 @@ inline int syncs_in_flight(const journal_state& state) { return std::popcount(st
 // spike (docs/journal-format.md).
 inline constexpr std::size_t zero_ahead_size = std::size_t{256} << 10;
 
-// Makes `segment` the tail, `offset` where its next record goes, `capacity`
-// its size and `zeroed` the end of its written blocks, past which zeros go
-// ahead of the records (no salt, no page-end padding), and opens its sync
-// descriptors. Throws system_error.
-void use_tail(journal_state& state, file segment, std::uint64_t offset, std::uint64_t capacity,
-              std::uint64_t zeroed);
-
-// Starts segment `number`, `size` bytes, whose first record is `first_lsn`,
-// and makes it the tail in place of the old one (whose descriptors it
-// closes): made from the spare if options.reuse_segments allows, no cursor
-// is open and the spare has that size, else created (create_segment(),
-// which says how its blocks are reserved).
-// Throws system_error.
-void start_segment(journal_state& state, std::uint64_t number, std::uint64_t first_lsn,
-                   std::uint64_t size);
-
 // With `lock` held: returns, with `lock` released, once every record up to
 // `lsn` is durable, leading whenever its record still waits in `pending`, no
 // leader is writing and a sync slot is free; else waiting for the leaders.

@@ -1,7 +1,9 @@
-// The journal's read window (journal/segments.hpp), called directly: the
+// The journal's read window (journal/read_window.hpp), called directly: the
 // bytes it gives are the file's, it reads a buffer of at least 1 MiB at a
 // time and never at or past its limit, and it finds a sparse file's data
 // ranges without reading them.
+#include "journal/read_window.hpp"
+
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -14,7 +16,6 @@
 #include <utility>
 #include <vector>
 
-#include "journal/segments.hpp"
 #include "support/fake_sys.hpp"
 #include "support/test_support.hpp"
 

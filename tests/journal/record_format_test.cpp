@@ -16,7 +16,7 @@
 
 #include "journal/crc32c.hpp"
 #include "journal/format.hpp"
-#include "journal/segments.hpp"
+#include "journal/read_window.hpp"
 #include "support/journal_test_support.hpp"
 #include "support/test_support.hpp"
 
@@ -52,18 +52,48 @@ std::string framed(std::uint64_t lsn, std::uint64_t mark, std::string_view paylo
   return text_of(out);
 }
 
-TEST(journal_crc32c, matches_a_bit_by_bit_reference_at_every_length_and_alignment) {
+// Both ways of computing it: the one the CPU gets (SSE4.2 here, where
+// present) and the tables alone.
+using crc32c_way = std::uint32_t (*)(std::uint32_t, std::span<const std::byte>) noexcept;
+
+class journal_crc32c : public ::testing::TestWithParam<crc32c_way> {
+ protected:
+  std::uint32_t of(std::string_view text) const {
+    return crc32c_finish(GetParam()(crc32c_init, bytes_of(text)));
+  }
+};
+
+TEST_P(journal_crc32c, matches_the_published_check_values) {
+  EXPECT_EQ(of("123456789"), 0xE3069283u);
+  EXPECT_EQ(of(std::string(32, '\0')), 0x8A9136AAu);  // RFC 3720, B.4
+  EXPECT_EQ(of(std::string(32, '\xFF')), 0x62A8AB43u);
+  std::string ascending;
+  for (int i = 0; i < 32; ++i) ascending.push_back(static_cast<char>(i));
+  EXPECT_EQ(of(ascending), 0x46DD794Eu);
+}
+
+TEST_P(journal_crc32c, matches_a_bit_by_bit_reference_at_every_length_and_alignment) {
   std::string data = pattern(300, 5);
   for (std::size_t start = 0; start < 8; ++start)
     for (std::size_t length = 0; start + length <= data.size(); length += 7) {
       std::string_view piece(data.data() + start, length);
-      EXPECT_EQ(crc32c(bytes_of(piece)), reference_crc32c(piece)) << start << "+" << length;
+      EXPECT_EQ(of(piece), reference_crc32c(piece)) << start << "+" << length;
     }
   // Extended in two pieces, the same as in one.
-  std::uint32_t state = crc32c_extend(crc32c_init, bytes_of(std::string_view(data).substr(0, 13)));
-  state = crc32c_extend(state, bytes_of(std::string_view(data).substr(13)));
+  std::uint32_t state = GetParam()(crc32c_init, bytes_of(std::string_view(data).substr(0, 13)));
+  state = GetParam()(state, bytes_of(std::string_view(data).substr(13)));
   EXPECT_EQ(crc32c_finish(state), reference_crc32c(data));
 }
+
+TEST(journal_crc32c_one_call, is_the_extension_from_init_finished) {
+  std::string data = pattern(100, 3);
+  EXPECT_EQ(crc32c(bytes_of(data)), crc32c_finish(crc32c_extend(crc32c_init, bytes_of(data))));
+}
+
+INSTANTIATE_TEST_SUITE_P(ways, journal_crc32c,
+                         ::testing::Values(&sluice::detail::crc32c_extend,
+                                           &sluice::detail::crc32c_extend_by_table),
+                         [](const auto& info) { return info.index == 0 ? "cpu" : "table"; });
 
 TEST(journal_record, is_encoded_as_specified_and_decodes_back) {
   std::string record = framed(0x0102030405060708u, 0x1112131415161718u, "payload");

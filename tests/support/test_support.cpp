@@ -69,6 +69,14 @@ std::string read_all(const std::filesystem::path& path) {
   return content;
 }
 
+bool asleep(pid_t tid) {
+  std::ifstream stat("/proc/self/task/" + std::to_string(tid) + "/stat");
+  std::string line;
+  std::getline(stat, line);
+  auto after_name = line.rfind(')');
+  return after_name != std::string::npos && line.compare(after_name, 3, ") S") == 0;
+}
+
 void write_all(const std::filesystem::path& path, std::string_view content) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out.write(content.data(), static_cast<std::streamsize>(content.size()));

@@ -77,6 +77,11 @@ class dir_test : public ::testing::Test {
 
 // The whole content of `path` (fails the test if it cannot be read).
 std::string read_all(const std::filesystem::path& path);
+
+// Whether thread `tid` of this process is asleep (state S: waiting on a
+// futex, among others), from /proc/self/task/<tid>/stat; false once it has
+// ended. How a test knows a thread waits, without sleeping for a while.
+bool asleep(pid_t tid);
 // Writes `content` to `path` with ordinary POSIX calls (not through sluice).
 void write_all(const std::filesystem::path& path, std::string_view content);
 // st_size of `path` by stat (not through sluice).

@@ -18,9 +18,9 @@
 #include <string>
 #include <vector>
 
+#include "core/units.hpp"
 #include "support/child_process.hpp"
 #include "support/test_support.hpp"
-#include "units.hpp"
 
 namespace {
 

@@ -10,10 +10,10 @@
 #include <utility>
 #include <vector>
 
-#include "progress.hpp"
-#include "runner.hpp"
-#include "summary.hpp"
-#include "work_dir.hpp"
+#include "core/progress.hpp"
+#include "core/runner.hpp"
+#include "core/summary.hpp"
+#include "core/work_dir.hpp"
 
 namespace {
 

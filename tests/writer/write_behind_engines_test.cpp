@@ -17,7 +17,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <fstream>
 #include <future>
 #include <memory>
 #include <string>
@@ -194,16 +193,6 @@ TEST_F(uring_engine_test, at_most_depth_writes_are_in_flight) {
   for (const auto& write : fake_.ring_writes()) most = std::max(most, write.in_flight);
   EXPECT_EQ(most, 3u);
   EXPECT_EQ(on_disk(), model_.substr(0, queued_));
-}
-
-// Whether thread `tid` of this process is asleep (state S: waiting on a
-// futex, among others), from /proc/self/task/<tid>/stat.
-bool asleep(pid_t tid) {
-  std::ifstream stat("/proc/self/task/" + std::to_string(tid) + "/stat");
-  std::string line;
-  std::getline(stat, line);
-  auto after_name = line.rfind(')');
-  return after_name != std::string::npos && line.compare(after_name, 3, ") S") == 0;
 }
 
 using thread_engine_test = engine_test;

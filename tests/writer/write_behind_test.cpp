@@ -3,6 +3,7 @@
 // same contract as any write error; flush, sync, close, moves and the other
 // options wait for it or work through it.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
@@ -119,15 +120,21 @@ TEST_F(write_behind, at_most_depth_buffers_are_queued) {
   std::string model = pattern(500);
   writer out(path, behind);
   std::atomic<std::size_t> put{0};
+  std::atomic<pid_t> producer_tid{0};
   std::thread producer([&] {
+    producer_tid = ::gettid();
     for (char c : model) {
       out.put(c);
       ++put;
     }
   });
   // Buffer 1 is being written, buffer 2 queued, buffer 3 full: the 301st
-  // put() must wait. Some time for it to get there, were it not to wait.
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  // put() must wait. Watched until the producer sleeps past its 300th put,
+  // or has put everything (an engine that does not wait), or 20 s passed.
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (put < model.size() && std::chrono::steady_clock::now() < deadline &&
+         !(put >= 300 && asleep(producer_tid)))
+    std::this_thread::yield();
   EXPECT_EQ(put.load(), 300u);
   held.release();
   producer.join();
