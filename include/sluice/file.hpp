@@ -60,13 +60,22 @@ struct iovec;
 
 namespace sluice {
 
+// What file::open does with the path (file_options::mode).
 enum class open_mode {
-  truncate,           // create if missing, else empty it; write-only (the default)
-  truncate_existing,  // empty an existing file; fail with ENOENT if missing; write-only
-  create_new,         // create; fail with EEXIST if the path exists
-  append,             // create if missing; every write goes to the end (O_APPEND)
-  open_existing,      // read and write an existing file; fail with ENOENT if missing
-  read_only,          // read an existing file
+  // Create the file if missing, else empty it; write-only. The default.
+  truncate,
+  // Empty an existing file; fail with ENOENT if it is missing. Write-only.
+  truncate_existing,
+  // Create the file, for reading and writing; fail with EEXIST if the path
+  // exists.
+  create_new,
+  // Create the file if missing; write-only, and every write goes to the end
+  // (O_APPEND).
+  append,
+  // Read and write an existing file; fail with ENOENT if it is missing.
+  open_existing,
+  // Read an existing file.
+  read_only,
 };
 
 // What file::preallocate does to the file's size.
@@ -75,15 +84,26 @@ enum class preallocate_mode {
   keep_size,    // the size stays; the blocks wait past the end (FALLOC_FL_KEEP_SIZE)
 };
 
-// How file::open opens a path.
+// How file::open opens a path: one openat whatever the options; the errors
+// it throws are listed at file::open.
 struct file_options {
+  // Whether the path is created, emptied, appended to or opened as it is, and
+  // for reading, writing or both (open_mode above).
+  // Default: open_mode::truncate.
+  // Cost: append, one fstat more, so that position() starts at the end.
+  // Failure: ENOENT or EEXIST where the mode asks for a file that is, or is
+  // not, there.
   open_mode mode = open_mode::truncate;
+
   // Permission bits of a file this call creates, before the umask.
+  // Default: 0666.
   mode_t permissions = 0666;
-  // O_DIRECT: transfers bypass the page cache and must then be aligned to
-  // direct_io_alignment() in memory, offset and length, or fail with EINVAL.
-  // A filesystem that refuses O_DIRECT fails the open with EINVAL, and the
-  // message says so.
+
+  // O_DIRECT: transfers bypass the page cache, and must then be aligned to
+  // direct_io_alignment() in memory, offset and length.
+  // Default: false.
+  // Failure: a filesystem that refuses O_DIRECT fails the open with EINVAL,
+  // and the message says so; an unaligned transfer fails with EINVAL.
   bool direct = false;
 };
 
