@@ -15,10 +15,13 @@
 //
 // Errors: std::system_error whose code() is the errno and whose what() names
 // the operation, the file and where it matters the offset. A failed write or
-// sync poisons the journal: that call and every later one throw (an fdatasync
-// is never retried: Linux may have dropped the pages it could not write).
-// Closing it (close() throws the error) lets the directory go; reopening
-// the directory runs recovery again.
+// sync poisons the journal: that call throws it, and every later one is
+// refused with its errno, naming the call, the directory and the failure
+// (sluice: commit journal '/var/lib/app/log' refused after an earlier
+// failure: fdatasync '/var/lib/app/log/...': Input/output error); an
+// fdatasync is never retried (Linux may have dropped the pages it could not
+// write). close() throws the failure itself and lets the directory go;
+// reopening the directory runs recovery again.
 //
 // Example:
 //   auto log = sluice::journal::open("/var/lib/app/log");
@@ -215,7 +218,9 @@ class journal {
   journal& operator=(journal&&) noexcept;
   journal(const journal&) = delete;
   journal& operator=(const journal&) = delete;
-  // Does what close() does; an error goes to the error handler (error.hpp).
+  // Does what close() does; an error goes to the error handler (error.hpp):
+  // "sluice: close '<dir>' in its destructor: <what failed>", unless it is a
+  // poisoning failure a call threw already.
   ~journal();
 
   // Gives `bytes` the next lsn and returns it. Copies the bytes once into
@@ -262,8 +267,12 @@ class journal {
   std::uint64_t first_lsn() const;
 
   // Commits everything appended, then closes the segment files, reporting
-  // every error (a poisoning one included). Later calls throw EBADF. Must not
-  // run while another thread uses the journal.
+  // every error. After a poisoning failure it throws that failure again (the
+  // same std::system_error the failed call threw), as file::close() and
+  // writer::close() do, and closes the files without committing. Either way
+  // the journal is closed afterwards: later calls throw EBADF, a later
+  // close() does nothing. Must not run while another thread uses the
+  // journal.
   void close();
 
   bool is_open() const noexcept { return state_ != nullptr; }

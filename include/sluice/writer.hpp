@@ -366,9 +366,11 @@ class writer : private detail::buffered_file {
   void sync();   // flush, then fdatasync: durable on return
   // Flushes, gives back an unused reservation (ftruncate to the size), makes
   // the file as durable as options.durability asks, closes it, then syncs
-  // the directory if asked. Throws the first error, sticky or new. The writer
-  // is closed afterwards whatever happened; calling close() again throws the
-  // same error (after a successful close it does nothing).
+  // the directory if asked. Throws the first error, sticky or new: after a
+  // failure, that failure as it was thrown (the same write_error, with its
+  // offset() and bytes_written()), as file::close() and journal::close() do.
+  // The writer is closed afterwards whatever happened; calling close() again
+  // throws the same error (after a successful close it does nothing).
   void close();
 
   // Whether options.preallocate reserved space: false if none was asked for
@@ -408,7 +410,6 @@ class writer : private detail::buffered_file {
   void put_slow(char c);
   void write_slow(const char* data, std::size_t size);
   void make_room(std::size_t n);
-  void report_lost(const std::exception& e) const noexcept;
   void report_after_failure(std::exception_ptr closing) const noexcept;
   void check_usable();
   void destroy() noexcept;
