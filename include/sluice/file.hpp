@@ -249,7 +249,7 @@ class file {
   void learn_sequential(bool sequential) noexcept;
   std::uint64_t write_all(iovec* iov, std::size_t count, std::uint64_t offset);
   bool no_page_cache(int errno_value) noexcept;
-  void check_direct_io_possible(unsigned mode) const;
+  void check_direct_io_possible(bool stream) const;
 
   // The writer's inline calls read position_ at its offset: the members
   // are laid out so that it and the size stay as they are.

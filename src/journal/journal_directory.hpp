@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "os/sys.hpp"
 #include "sluice/file.hpp"
 
 namespace sluice::detail {
@@ -23,24 +24,24 @@ class journal_directory {
   const std::filesystem::path& path() const noexcept { return path_; }
   std::filesystem::path path_of(std::string_view name) const { return path_ / name; }
 
-  // The names in it, "." and ".." left out: getdents64 on a descriptor of
-  // its own (openat of "."), so that listing moves no shared offset.
+  // The names in it, "." and ".." left out: listed through a handle of its
+  // own (an open of "."), so that listing moves no shared offset.
   std::vector<std::string> list() const;
 
-  // Opens file `name` with `flags` (O_RDONLY or O_RDWR, O_CREAT, O_EXCL;
-  // `mode` for a file it creates) and checks that it is a regular file,
+  // Opens file `name` as `how` says (read or read_write, create, exclusive,
+  // permissions) and checks that it is a regular file,
   // `what` saying what it should be in the message otherwise ("a journal
   // segment"). It never blocks and never follows a symbolic link: opened
-  // with O_NONBLOCK | O_NOFOLLOW, so that a FIFO in its place is refused at
-  // once; O_NONBLOCK is cleared once the file is known to be regular. A
+  // non_blocking and no_follow, so that a FIFO in its place is refused at
+  // once; non_blocking is cleared once the file is known to be regular. A
   // lease on the file (a file server's delegation) makes a non-blocking
   // open fail with EWOULDBLOCK while the kernel breaks it: the open is
   // tried again, 1 to 100 ms apart, until the kernel's lease-break-time
-  // has let it go, as a blocking open would wait. Cost: an openat, an
-  // fstat and an fcntl. Throws system_error: EINVAL naming what the file is
+  // has let it go, as a blocking open would wait. Cost: an open, a facts
+  // and a set_state (openat, fstat, fcntl). Throws system_error: EINVAL naming what the file is
   // instead (a FIFO, a directory, a symbolic link...), or the errno of a
   // failed call.
-  file open_regular(std::string_view name, int flags, const char* what, mode_t mode = 0) const;
+  file open_regular(std::string_view name, open_request how, const char* what) const;
 
   // renameat and unlinkat inside it. Throw system_error naming the
   // operation and the path of `from` (`name`).

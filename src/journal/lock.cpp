@@ -1,8 +1,5 @@
 #include "journal/lock.hpp"
 
-#include <fcntl.h>
-#include <sys/file.h>
-#include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -42,14 +39,14 @@ std::string read_proc_locks() {
   return text;
 }
 
-// The holder of a flock lock on the inode `st` describes, from the lines of
+// The holder of a flock lock on the file `facts` describes, from the lines of
 // /proc/locks ("1: FLOCK  ADVISORY  WRITE 4242 fd:01:1234 0 EOF"), waiters
 // ("1: -> FLOCK ...") left out. Nothing where no line matches: on btrfs,
 // say, whose inodes report another device number than the lock's.
-std::optional<lock_holder> find_holder(const std::string& locks, const struct stat& st) {
+std::optional<lock_holder> find_holder(const std::string& locks, const file_facts& facts) {
   char device[64];
-  std::snprintf(device, sizeof device, "%02x:%02x:%llu", major(st.st_dev), minor(st.st_dev),
-                static_cast<unsigned long long>(st.st_ino));
+  std::snprintf(device, sizeof device, "%02x:%02x:%llu", major(facts.device), minor(facts.device),
+                static_cast<unsigned long long>(facts.inode));
   std::istringstream lines(locks);
   for (std::string line; std::getline(lines, line);) {
     std::istringstream fields(line);
@@ -63,9 +60,9 @@ std::optional<lock_holder> find_holder(const std::string& locks, const struct st
 
 // "it is open for writing in process 4242", or as much of it as is known.
 std::string who_holds(const file& lock) {
-  struct stat st {};
-  if (sys().fstat(lock.native_handle(), &st) != 0) return "it is open elsewhere";
-  std::optional<lock_holder> holder = find_holder(read_proc_locks(), st);
+  file_facts facts;
+  if (sys().facts(lock.native_handle(), &facts) != 0) return "it is open elsewhere";
+  std::optional<lock_holder> holder = find_holder(read_proc_locks(), facts);
   if (!holder) return "it is open elsewhere (another process, or this one)";
   std::string text = holder->exclusive ? "it is open for writing" : "it is open read-only";
   text += " in process " + std::to_string(holder->pid);
@@ -80,15 +77,17 @@ file lock_journal(const journal_directory& dir, journal_access access) {
   bool writer = access == journal_access::write;
   file lock;
   try {
-    lock = dir.open_regular(lock_file_name, writer ? O_RDWR | O_CREAT : O_RDONLY,
-                            "the journal's lock file", 0666);
+    using access = open_request::access;
+    lock = dir.open_regular(
+        lock_file_name,
+        {.mode = writer ? access::read_write : access::read, .create = writer, .permissions = 0666},
+        "the journal's lock file");
   } catch (const std::system_error& e) {
     if (!writer && e.code().value() == ENOENT) return {};  // no writer has been here
     throw;
   }
-  int operation = (writer ? LOCK_EX : LOCK_SH) | LOCK_NB;
-  if (restart_interrupted([&] { return sys().flock(lock.native_handle(), operation); }) == 0)
-    return lock;
+  lock_kind kind = writer ? lock_kind::exclusive : lock_kind::shared;
+  if (restart_interrupted([&] { return sys().lock(lock.native_handle(), kind); }) == 0) return lock;
   int error = errno;
   if (error != EWOULDBLOCK) throw_error(error, "lock journal", dir.path().native());
   throw std::system_error(error, std::generic_category(),

@@ -1,7 +1,5 @@
 #include "journal/read_window.hpp"
 
-#include <fcntl.h>
-
 #include <cerrno>
 
 #include "journal/format.hpp"
@@ -19,11 +17,12 @@ std::vector<std::pair<std::uint64_t, std::uint64_t>> read_window::data_ranges(
   std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;
   int fd = source_.native_handle();
   while (offset < limit_) {
-    off_t data = sys().lseek(fd, static_cast<off_t>(offset), SEEK_DATA);
+    std::int64_t data = sys().seek_region(fd, static_cast<std::int64_t>(offset), region::data);
     if (data < 0 && errno == ENXIO) break;  // nothing but holes to the end
-    if (data < 0 || static_cast<std::uint64_t>(data) < offset) data = static_cast<off_t>(offset);
+    if (data < 0 || static_cast<std::uint64_t>(data) < offset)
+      data = static_cast<std::int64_t>(offset);
     if (static_cast<std::uint64_t>(data) >= limit_) break;
-    off_t hole = sys().lseek(fd, data, SEEK_HOLE);
+    std::int64_t hole = sys().seek_region(fd, data, region::hole);
     std::uint64_t end = hole > data ? std::min(static_cast<std::uint64_t>(hole), limit_) : limit_;
     ranges.emplace_back(static_cast<std::uint64_t>(data), end);
     offset = end;
@@ -34,8 +33,8 @@ std::vector<std::pair<std::uint64_t, std::uint64_t>> read_window::data_ranges(
 void read_window::drop_cached_after(std::uint64_t offset) const noexcept {
   std::uint64_t from = page_end(offset);
   if (from < limit_)
-    (void)sys().fadvise(source_.native_handle(), static_cast<off_t>(from),
-                        static_cast<off_t>(limit_ - from), POSIX_FADV_DONTNEED);
+    (void)sys().drop_cache(source_.native_handle(), static_cast<std::int64_t>(from),
+                           static_cast<std::int64_t>(limit_ - from));
 }
 
 std::span<const std::byte> read_window::bytes(std::uint64_t offset, std::size_t n) {

@@ -1,7 +1,5 @@
 #include "journal/segments.hpp"
 
-#include <fcntl.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <cstddef>
@@ -29,18 +27,14 @@ void write_zeros(file& segment, std::uint64_t size) {
   }
 }
 
-// fallocate's mode that zeroes a range into written blocks without writing
-// the zeros (linux/falloc.h from Linux 6.17 on, which Debian 12 lacks).
-constexpr int write_zeroes_mode = 0x80;
-
 // Whether the disk zeroed [0, size) of `segment` into written blocks. False
 // where the kernel, the filesystem or the disk cannot (EOPNOTSUPP, or EINVAL
 // from one that does not know the mode). Throws system_error on any other
 // failure (ENOSPC, EIO).
 bool zeroed_by_disk(file& segment, std::uint64_t size) {
   if (restart_interrupted([&] {
-        return sys().fallocate(segment.native_handle(), write_zeroes_mode, 0,
-                               static_cast<off_t>(size));
+        return sys().preallocate(segment.native_handle(), 0, static_cast<std::int64_t>(size),
+                                 space_mode::written_zeros);
       }) == 0)
     return true;
   if (errno == EOPNOTSUPP || errno == EINVAL) return false;
@@ -93,8 +87,10 @@ void forget_segments(journal_state& state, std::size_t count) noexcept {
 }  // namespace
 
 file open_segment(const journal_directory& dir, std::string_view name, open_mode mode) {
-  return dir.open_regular(name, mode == open_mode::read_only ? O_RDONLY : O_RDWR,
-                          "a journal segment");
+  using access = open_request::access;
+  return dir.open_regular(
+      name, {.mode = mode == open_mode::read_only ? access::read : access::read_write},
+      "a journal segment");
 }
 
 std::span<const std::byte, zero_block_size> zero_block() {
@@ -105,7 +101,12 @@ std::span<const std::byte, zero_block_size> zero_block() {
 new_segment create_segment(const journal_directory& dir, std::uint64_t number,
                            std::uint64_t first_lsn, std::uint64_t size, bool zero_fill) {
   std::string name = segment_name(number), temporary = name + ".tmp";
-  file segment = dir.open_regular(temporary, O_RDWR | O_CREAT | O_EXCL, "a journal segment", 0666);
+  file segment = dir.open_regular(temporary,
+                                  {.mode = open_request::access::read_write,
+                                   .create = true,
+                                   .exclusive = true,
+                                   .permissions = 0666},
+                                  "a journal segment");
   segment_blocks blocks = reserve_blocks(segment, size, zero_fill);
   segment.write_at(encode_segment_header({.number = number, .first_lsn = first_lsn, .size = size}),
                    0);

@@ -2,8 +2,6 @@
 // writer creates in one.
 #include "os/directory.hpp"
 
-#include <fcntl.h>
-
 #include <cerrno>
 #include <string>
 #include <system_error>
@@ -17,16 +15,15 @@ namespace sluice {
 
 file detail::open_directory(const std::filesystem::path& path) {
   int fd = restart_interrupted(
-      [&] { return sys().openat(AT_FDCWD, path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0); });
+      [&] { return sys().open(working_directory, path.c_str(), {.directory = true}); });
   if (fd < 0) throw_error(errno, "open directory", path.native());
   return file(fd, path.native());
 }
 
 file detail::open_directory_to_sync(const std::filesystem::path& path, const file& held) {
   std::string shown = held.path();  // before the open: nothing may throw between it and the file
-  int fd = restart_interrupted([&] {
-    return sys().openat(held.native_handle(), ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
-  });
+  int fd = restart_interrupted(
+      [&] { return sys().open(held.native_handle(), ".", {.directory = true}); });
   if (fd < 0) {
     int error = errno;
     throw std::system_error(error, std::generic_category(),
@@ -37,7 +34,7 @@ file detail::open_directory_to_sync(const std::filesystem::path& path, const fil
 }
 
 void detail::sync_open_directory(file& directory) {
-  if (sys().fsync(directory.native_handle()) != 0)
+  if (sys().sync_directory(directory.native_handle()) != 0)
     throw_error(errno, "fsync directory", directory.path());
   directory.close();
 }

@@ -1,4 +1,4 @@
-// Opening a directory, for the calls that work on one (fsync, getdents64),
+// Opening a directory, for the calls that work on one (sync_directory, list_directory),
 // and the absolute paths of the files a writer creates in one.
 #pragma once
 

@@ -1,10 +1,6 @@
 // sluice::file: every operation on one descriptor, through detail::sys.
 #include "sluice/file.hpp"
 
-#include <fcntl.h>
-#include <linux/fiemap.h>
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <exception>
@@ -22,16 +18,24 @@
 namespace sluice {
 namespace {
 
-int open_flags(open_mode mode) {
+using access = detail::open_request::access;
+
+detail::open_request request_for(open_mode mode) {
   switch (mode) {
-    case open_mode::truncate: return O_WRONLY | O_CREAT | O_TRUNC;
-    case open_mode::truncate_existing: return O_WRONLY | O_TRUNC;
-    case open_mode::create_new: return O_RDWR | O_CREAT | O_EXCL;
-    case open_mode::append: return O_WRONLY | O_CREAT | O_APPEND;
-    case open_mode::open_existing: return O_RDWR;
-    case open_mode::read_only: return O_RDONLY;
+    case open_mode::truncate: return {.mode = access::write, .create = true, .truncate = true};
+    case open_mode::truncate_existing: return {.mode = access::write, .truncate = true};
+    case open_mode::create_new:
+      return {.mode = access::read_write, .create = true, .exclusive = true};
+    case open_mode::append: return {.mode = access::write, .create = true, .append = true};
+    case open_mode::open_existing: return {.mode = access::read_write};
+    case open_mode::read_only: return {};
   }
-  return O_RDONLY;
+  return {};
+}
+
+bool is_stream_type(detail::file_type type) {
+  return type == detail::file_type::fifo || type == detail::file_type::socket ||
+         type == detail::file_type::character_device;
 }
 
 iovec to_iovec(std::span<const std::byte> bytes) {
@@ -42,10 +46,10 @@ iovec to_iovec(std::span<const std::byte> bytes) {
 
 file file::open(const std::filesystem::path& path, file_options options) {
   int fd = detail::restart_interrupted([&] {
-    return detail::sys().openat(
-        AT_FDCWD, path.c_str(),
-        open_flags(options.mode) | O_CLOEXEC | (options.direct ? O_DIRECT : 0),
-        options.permissions);
+    detail::open_request how = request_for(options.mode);
+    how.direct = options.direct;
+    how.permissions = options.permissions;
+    return detail::sys().open(detail::working_directory, path.c_str(), how);
   });
   if (fd < 0) detail::throw_open_failure(errno, path.native(), options.direct);
   file opened(fd, path.native());
@@ -161,17 +165,17 @@ std::size_t file::read_at(std::span<std::byte> bytes, std::uint64_t offset) {
 
 std::uint64_t file::size() const {
   check_usable("stat");
-  struct stat st {};
-  if (detail::sys().fstat(fd_, &st) != 0) detail::throw_error(errno, "stat", path_);
-  return static_cast<std::uint64_t>(st.st_size);
+  detail::file_facts facts;
+  if (detail::sys().facts(fd_, &facts) != 0) detail::throw_error(errno, "stat", path_);
+  return facts.size;
 }
 
 bool file::is_stream() const {
   if (kind_ == kind::unknown) {
     check_usable("stat");
-    struct stat st {};
-    if (detail::sys().fstat(fd_, &st) != 0) detail::throw_error(errno, "stat", path_);
-    bool stream = S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISCHR(st.st_mode);
+    detail::file_facts facts;
+    if (detail::sys().facts(fd_, &facts) != 0) detail::throw_error(errno, "stat", path_);
+    bool stream = is_stream_type(facts.type);
     kind_ = stream ? kind::stream : kind::seekable;
     if (stream) sequential_ = true;
   }
@@ -181,16 +185,17 @@ bool file::is_stream() const {
 void file::resize(std::uint64_t new_size) {
   check_usable("resize");
   if (detail::restart_interrupted(
-          [&] { return detail::sys().ftruncate(fd_, static_cast<off_t>(new_size)); }) != 0)
+          [&] { return detail::sys().resize(fd_, static_cast<std::int64_t>(new_size)); }) != 0)
     detail::throw_error(errno, "resize", path_, new_size);
 }
 
 void file::preallocate(std::uint64_t offset, std::uint64_t length, preallocate_mode mode) {
   check_usable("preallocate");
-  int flags = mode == preallocate_mode::keep_size ? FALLOC_FL_KEEP_SIZE : 0;
+  auto how = mode == preallocate_mode::keep_size ? detail::space_mode::keep_size
+                                                 : detail::space_mode::grow;
   if (detail::restart_interrupted([&] {
-        return detail::sys().fallocate(fd_, flags, static_cast<off_t>(offset),
-                                       static_cast<off_t>(length));
+        return detail::sys().preallocate(fd_, static_cast<std::int64_t>(offset),
+                                         static_cast<std::int64_t>(length), how);
       }) == 0)
     return;
   int error = errno;
@@ -203,12 +208,8 @@ void file::preallocate(std::uint64_t offset, std::uint64_t length, preallocate_m
 
 std::uint64_t file::extent_count() const {
   check_usable("count extents of");
-  struct fiemap query {};
-  query.fm_start = 0;
-  query.fm_length = FIEMAP_MAX_OFFSET;
-  query.fm_flags = FIEMAP_FLAG_SYNC;
-  query.fm_extent_count = 0;  // only count
-  if (detail::sys().fiemap(fd_, &query) != 0) {
+  std::uint64_t count = 0;
+  if (detail::sys().count_extents(fd_, &count) != 0) {
     int error = errno;
     if (error == EOPNOTSUPP || error == ENOTTY)
       throw std::system_error(EOPNOTSUPP, std::generic_category(),
@@ -216,22 +217,22 @@ std::uint64_t file::extent_count() const {
                                   ": FIEMAP is not supported by this filesystem");
     detail::throw_error(error, "count extents of", path_);
   }
-  return query.fm_mapped_extents;
+  return count;
 }
 
 void file::sync_data() {
   check_usable("fdatasync");
-  if (detail::sys().fdatasync(fd_) != 0) poison(errno, "fdatasync");
+  if (detail::sys().sync_data(fd_) != 0) poison(errno, "fdatasync");
 }
 
 void file::sync_all() {
   check_usable("fsync");
-  if (detail::sys().fsync(fd_) != 0) poison(errno, "fsync");
+  if (detail::sys().sync_all(fd_) != 0) poison(errno, "fsync");
 }
 
 // Direct I/O is for files and block devices, never a stream: EINVAL.
-void file::check_direct_io_possible(unsigned mode) const {
-  if (!S_ISFIFO(mode) && !S_ISSOCK(mode) && !S_ISCHR(mode)) return;
+void file::check_direct_io_possible(bool stream) const {
+  if (!stream) return;
   kind_ = kind::stream;
   throw std::system_error(EINVAL, std::generic_category(),
                           detail::describe("statx", path_) +
@@ -240,20 +241,19 @@ void file::check_direct_io_possible(unsigned mode) const {
 
 std::size_t file::direct_io_alignment() const {
   check_usable("statx");
-  struct statx sx {};
-  if (detail::sys().statx(fd_, "", AT_EMPTY_PATH, STATX_DIOALIGN | STATX_TYPE, &sx) == 0 &&
-      (sx.stx_mask & STATX_DIOALIGN)) {
-    if (sx.stx_mask & STATX_TYPE) check_direct_io_possible(sx.stx_mode);
-    if (sx.stx_dio_offset_align == 0)
+  detail::direct_io_facts direct;
+  if (detail::sys().direct_alignment(fd_, &direct) == 0 && direct.known) {
+    if (direct.type_known) check_direct_io_possible(is_stream_type(direct.type));
+    if (direct.offset == 0)
       throw std::system_error(
           EINVAL, std::generic_category(),
           detail::describe("statx", path_) + ": the filesystem cannot do direct I/O on this file");
-    return std::max(sx.stx_dio_mem_align, sx.stx_dio_offset_align);
+    return std::max(direct.memory, direct.offset);
   }
-  struct stat st {};
-  if (detail::sys().fstat(fd_, &st) != 0) detail::throw_error(errno, "stat", path_);
-  check_direct_io_possible(st.st_mode);
-  return static_cast<std::size_t>(st.st_blksize);
+  detail::file_facts facts;
+  if (detail::sys().facts(fd_, &facts) != 0) detail::throw_error(errno, "stat", path_);
+  check_direct_io_possible(is_stream_type(facts.type));
+  return static_cast<std::size_t>(facts.block_size);
 }
 
 // True (and the file known as a stream) if `errno_value` is sync_file_range
@@ -267,8 +267,8 @@ bool file::no_page_cache(int errno_value) noexcept {
 void file::start_writeback(std::uint64_t offset, std::uint64_t length) {
   check_usable("sync_file_range");
   if (kind_ == kind::stream) return;
-  if (detail::sys().sync_file_range(fd_, static_cast<off_t>(offset), static_cast<off_t>(length),
-                                    SYNC_FILE_RANGE_WRITE) != 0 &&
+  if (detail::sys().writeback(fd_, static_cast<std::int64_t>(offset),
+                              static_cast<std::int64_t>(length), false) != 0 &&
       !no_page_cache(errno))
     detail::throw_error(errno, "sync_file_range", path_, offset);
 }
@@ -276,15 +276,13 @@ void file::start_writeback(std::uint64_t offset, std::uint64_t length) {
 void file::drop_cached(std::uint64_t offset, std::uint64_t length) {
   check_usable("sync_file_range");
   if (kind_ == kind::stream) return;
-  constexpr unsigned wait_for_all =
-      SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER;
-  if (detail::sys().sync_file_range(fd_, static_cast<off_t>(offset), static_cast<off_t>(length),
-                                    wait_for_all) != 0) {
+  if (detail::sys().writeback(fd_, static_cast<std::int64_t>(offset),
+                              static_cast<std::int64_t>(length), true) != 0) {
     if (no_page_cache(errno)) return;
     poison(errno, "sync_file_range");
   }
-  if (detail::sys().fadvise(fd_, static_cast<off_t>(offset), static_cast<off_t>(length),
-                            POSIX_FADV_DONTNEED) != 0)
+  if (detail::sys().drop_cache(fd_, static_cast<std::int64_t>(offset),
+                               static_cast<std::int64_t>(length)) != 0)
     detail::throw_error(errno, "posix_fadvise", path_, offset);
 }
 

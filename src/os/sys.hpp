@@ -1,12 +1,40 @@
-// os/sys.hpp - the one seam between sluice and the operating system.
+// os/sys.hpp - the platform seam: the one place sluice reaches the OS.
 //
-// Every system call sluice makes goes through the table returned by sys().
-// Each entry has the signature and the contract of the POSIX call it names:
-// it returns -1 and sets errno on failure. Tests install their own table with
-// set_sys() to inject EINTR, short transfers, ENOSPC, EIO or EFBIG at any call,
-// and to count or record calls. Programs never need this header.
+// The seam is a table of the operations the library needs (open a file
+// with options, write at an offset with gather, sync its data, preallocate,
+// rename over, sync a directory, write asynchronously...), named for what
+// sluice does with them, not for the call a backend makes. Every other file
+// goes through sys().
 //
-// Cost: one relaxed atomic load and one indirect call per system call.
+// Backends. linux_sys.cpp is the Linux one: one system call per entry (two
+// where an entry says so), the async entries in uring_sys.cpp. A backend
+// for another OS is a file of its own that defines real_sys(), returning a
+// constant table of all its entries, chosen at build time (CMakeLists.txt
+// compiles one backend); sys() and set_sys() (sys.cpp) are common to all.
+// The test fakes (tests/support/fake_sys, recording_sys) are tables too:
+// set_sys() installs them to inject EINTR, short transfers, ENOSPC, EIO or
+// EFBIG at any entry, and to count or record calls.
+//
+// Errors, uniform: on failure an entry returns -1 and sets errno (an errno
+// value, whatever the OS); on success it returns 0, or the count, offset or
+// handle it says. A backend maps its own errors to the errno a Linux call
+// would set for the same cause (no space: ENOSPC; a handle that cannot
+// seek: ESPIPE; a full non-blocking stream: EAGAIN; a name taken: EEXIST).
+// An entry may fail with EINTR; the callers retry where it can happen.
+//
+// What a backend must provide: every entry of the core groups, with the
+// contract written beside it. What it may refuse: the entries marked "may
+// refuse", with the errno said there; the library then does what is said
+// there too (falls back, or reports the option unsupported, as
+// file::preallocate does today on a filesystem without fallocate). The
+// POSIX group at the end serves writer_options::atomic_replace's copy of
+// the old file's owner, mode and extended attributes; a backend without
+// POSIX metadata refuses each of its entries with ENOSYS, and
+// atomic_replace then fails with that errno where it needs one (its own way
+// of copying metadata, with its own entries, is not written yet).
+//
+// Cost: one relaxed atomic load and one indirect call per entry; no entry is
+// on the writer's inline path (put, small writes).
 #pragma once
 
 #include <sys/types.h>
@@ -14,97 +42,206 @@
 
 #include <cstdint>
 
-struct stat;
-struct statfs;
-struct statx;
-struct fiemap;
-struct pollfd;
-
 namespace sluice::detail {
 
-struct sys_table {
-  // openat(2), renameat(2) and unlinkat(2): a relative path is resolved in
-  // the directory `dir` is open on, or in the working directory for
-  // AT_FDCWD. The journal works inside the directory it holds open.
-  int (*openat)(int dir, const char* path, int flags, mode_t mode);
-  int (*close)(int fd);
-  ssize_t (*pwritev)(int fd, const iovec* iov, int count, off_t offset);
-  ssize_t (*preadv)(int fd, const iovec* iov, int count, off_t offset);
-  // For descriptors that cannot seek (pipes, sockets, terminals) and
-  // borrowed ones: writes, and reads, at the descriptor's own offset.
-  ssize_t (*writev)(int fd, const iovec* iov, int count);
-  ssize_t (*readv)(int fd, const iovec* iov, int count);
-  // poll(2), with nfds_t as unsigned long: waits until a non-blocking pipe
-  // can take more bytes, or has some to give.
-  int (*poll)(struct pollfd* fds, unsigned long count, int timeout);
-  int (*fdatasync)(int fd);
-  int (*fsync)(int fd);
-  int (*fallocate)(int fd, int mode, off_t offset, off_t length);
-  int (*ftruncate)(int fd, off_t length);
-  int (*fstat)(int fd, struct stat* out);
-  int (*getfl)(int fd);                       // fcntl(fd, F_GETFL): the open flags (O_APPEND...)
-  int (*fiemap)(int fd, struct fiemap* map);  // ioctl(fd, FS_IOC_FIEMAP, map)
-  int (*linkat)(int from_dir, const char* from, int to_dir, const char* to, int flags);
-  int (*renameat)(int from_dir, const char* from, int to_dir, const char* to);
-  int (*unlinkat)(int dir, const char* path, int flags);
-  int (*stat)(const char* path, struct stat* out);
-  int (*sync_file_range)(int fd, off_t offset, off_t length, unsigned flags);
-  int (*fadvise)(int fd, off_t offset, off_t length, int advice);  // posix_fadvise, errno style
-  int (*statx)(int dir, const char* path, int flags, unsigned mask, struct statx* out);
-  int (*mkdir)(const char* path, mode_t mode);
-  // getdents64(2): fills `buffer` with linux_dirent64 entries of the open
-  // directory `fd`; 0 at the end. The journal lists its segments with it.
-  ssize_t (*getdents64)(int fd, void* buffer, size_t size);
-  // lseek(2). The journal asks SEEK_DATA and SEEK_HOLE where a segment may
-  // hold non-zero bytes, so that recovery need not read its unwritten end.
-  off_t (*lseek)(int fd, off_t offset, int whence);
-  // fcntl(fd, F_SETFL, flags): the journal clears the O_NONBLOCK it opens
-  // segments with (so that a FIFO in their place cannot block the open).
-  int (*setfl)(int fd, int flags);
-  // flock(2): the journal's lock on its lock file (LOCK_EX or LOCK_SH, with
-  // LOCK_NB), released when the descriptor is closed or the process dies.
-  int (*flock)(int fd, int operation);
+// An open file, directory or stream: a descriptor on POSIX. -1 is none.
+using handle = int;
+// As a `dir` argument: paths are resolved from the working directory.
+inline constexpr handle working_directory = -100;  // AT_FDCWD
 
-  // writer_options::atomic_replace follows a path's final symbolic links
-  // itself, one held directory at a time, and gives the new file the old
-  // one's owner, attributes and mode. readlinkat(fd, "", ...) reads the
-  // link an O_PATH descriptor holds; fstatfs tells a /proc directory; the
-  // old file's attributes are read through /proc/self/fd/<n> (listxattr
-  // and getxattr follow that link), or by path, then checked with lstat,
-  // where /proc is missing.
-  int (*lstat)(const char* path, struct stat* out);
-  ssize_t (*readlinkat)(int dir, const char* path, char* buffer, size_t size);
-  int (*fstatfs)(int fd, struct statfs* out);
-  uid_t (*geteuid)();  // never fails
-  int (*fchown)(int fd, uid_t owner, gid_t group);
-  int (*fchmod)(int fd, mode_t mode);
-  ssize_t (*listxattr)(const char* path, char* names, size_t size);
-  ssize_t (*getxattr)(const char* path, const char* name, void* value, size_t size);
-  int (*fsetxattr)(int fd, const char* name, const void* value, size_t size, int flags);
-  int (*fremovexattr)(int fd, const char* name);
-
-  // io_uring, behind an opaque handle (liburing's struct io_uring), for
-  // writer_options::write_behind. Same errno style: -1 and errno on failure.
-  // Without liburing at build time each fails with ENOSYS (ring_close does
-  // nothing).
-  // ring_open: a ring of `entries` submission slots (io_uring_queue_init).
-  int (*ring_open)(unsigned entries, void** ring);
-  // ring_close: waits for nothing; call it once no write is in flight.
-  void (*ring_close)(void* ring);
-  // ring_register: registers buffers[0, count) as fixed buffers
-  // (io_uring_register_buffers); ENOMEM past RLIMIT_MEMLOCK.
-  int (*ring_register)(void* ring, const iovec* buffers, unsigned count);
-  // ring_write: submits one write of data[0, size) at `offset` to `fd`, a
-  // write_fixed from registered buffer `buffer_index`, or a plain write if
-  // it is -1; its completion carries `tag`. 0 once submitted.
-  int (*ring_write)(void* ring, int fd, const void* data, unsigned size, off_t offset,
-                    int buffer_index, std::uint64_t tag);
-  // ring_wait: waits for one completion and consumes it: its tag, and its
-  // result (bytes written, or -errno). -1 with EINTR if a signal came first.
-  int (*ring_wait)(void* ring, std::uint64_t* tag, int* result);
+// How a file is opened. Every handle sluice opens is closed on exec.
+struct open_request {
+  enum class access : unsigned char { read, write, read_write, path_only } mode = access::read;
+  bool create = false;             // create it if missing, with `permissions`
+  bool exclusive = false;          // with create: fail with EEXIST if it exists
+  bool truncate = false;           // empty an existing file
+  bool append = false;             // every write goes to the end
+  bool direct = false;             // no page cache (O_DIRECT); EINVAL where refused
+  bool unnamed_temporary = false;  // path names a directory; the file has no name
+                                   // (may refuse: EOPNOTSUPP; named ones are used instead)
+  bool directory = false;          // fail with ENOTDIR unless it is a directory
+  bool no_follow = false;          // a symbolic link as the last component: ELOOP
+  bool non_blocking = false;       // never wait at open (a FIFO, a lease)
+  unsigned permissions = 0;        // for create and unnamed_temporary (before the umask)
 };
 
-// The table of the real system calls.
+// What a handle's open state says (the flags that can change after open).
+struct handle_state {
+  bool append = false;
+  bool direct = false;
+  bool non_blocking = false;
+};
+
+enum class file_type : unsigned char {
+  regular,
+  directory,
+  symlink,
+  fifo,
+  socket,
+  character_device,
+  block_device,
+  other
+};
+
+// What sluice reads of a file's status.
+struct file_facts {
+  file_type type = file_type::other;
+  std::uint64_t size = 0;
+  unsigned mode = 0;  // permission bits, with set-user-id, set-group-id and sticky (07777)
+  std::uint32_t owner = 0, group = 0;   // user and group ids
+  std::uint64_t block_size = 0;         // the preferred I/O size
+  std::uint64_t device = 0, inode = 0;  // which file it is
+};
+
+// Where direct I/O must be aligned, as the filesystem reports it.
+struct direct_io_facts {
+  bool known = false;       // false: the filesystem does not say (use file_facts::block_size)
+  unsigned memory = 0;      // buffer address alignment
+  unsigned offset = 0;      // offset and length alignment; 0: no direct I/O on this file
+  bool type_known = false;  // whether `type` was reported with it
+  file_type type = file_type::other;
+};
+
+enum class space_mode : unsigned char {
+  grow,           // reserve, and grow the size to offset + length
+  keep_size,      // reserve, leave the size alone
+  written_zeros,  // reserve as blocks already written with zeros (may refuse: EOPNOTSUPP
+                  // or EINVAL; the journal then writes the zeros itself)
+};
+
+enum class readiness : unsigned char { readable, writable };
+
+enum class lock_kind : unsigned char { shared, exclusive };
+
+// Which end of a region of data seek_region finds.
+enum class region : unsigned char { data, hole };
+
+// An asynchronous write queue (io_uring's ring on Linux).
+struct async_queue;
+
+struct sys_table {
+  // ---- core: files ----------------------------------------------------
+  // Opens `path` (relative to the directory `dir` holds, or to
+  // working_directory): the new handle.
+  handle (*open)(handle dir, const char* path, const open_request& how);
+  // Releases the handle, also when it reports an error (never retried).
+  int (*close)(handle h);
+  // Writes (reads) the pieces at `offset`: the bytes transferred, maybe
+  // fewer. ESPIPE for a handle that cannot seek: sluice then uses the
+  // stream entries. `count` is at most IOV_MAX.
+  ssize_t (*write_at)(handle h, const iovec* pieces, int count, std::int64_t offset);
+  ssize_t (*read_at)(handle h, const iovec* pieces, int count, std::int64_t offset);
+  // The same at the handle's own position: pipes, sockets, terminals and
+  // borrowed descriptors. 0 from read_stream is the end.
+  ssize_t (*write_stream)(handle h, const iovec* pieces, int count);
+  ssize_t (*read_stream)(handle h, const iovec* pieces, int count);
+  // Waits until a non-blocking stream that said EAGAIN can take bytes again
+  // (or has some to give, or never will).
+  int (*wait_ready)(handle h, readiness what);
+  // Makes the file's data (and the metadata needed to read it) durable;
+  // sync_all also its other metadata. A failure may have lost data: sluice
+  // never retries it.
+  int (*sync_data)(handle h);
+  int (*sync_all)(handle h);
+  // Makes the names in the directory `dir` holds durable (creations,
+  // renames, removals). May refuse (EINVAL, as some filesystems do): the
+  // caller reports it.
+  int (*sync_directory)(handle dir);
+  // Reserves [offset, offset + length). May refuse: EOPNOTSUPP (the option
+  // is then reported unsupported, or, for written_zeros, done by hand).
+  int (*preallocate)(handle h, std::int64_t offset, std::int64_t length, space_mode how);
+  // Sets the size (cuts, or extends with zeros).
+  int (*resize)(handle h, std::int64_t size);
+  int (*facts)(handle h, file_facts* out);
+  // The open state (append, direct, non-blocking), and setting it: the
+  // state becomes exactly `state`.
+  int (*state)(handle h, handle_state* out);
+  int (*set_state)(handle h, const handle_state& state);
+  // Where direct I/O must be aligned. May refuse (any error, or known false):
+  // the library then uses file_facts::block_size.
+  int (*direct_alignment)(handle h, direct_io_facts* out);
+  // How many extents the file's data is stored in (after writing back).
+  // May refuse: EOPNOTSUPP or ENOTTY (extent_count() says unsupported).
+  int (*count_extents)(handle h, std::uint64_t* count);
+  // Starts writing back the range's dirty pages, without waiting; with
+  // `wait`, writes it back and waits for it (no metadata, not durable).
+  // ESPIPE for a stream. May be a no-op returning 0.
+  int (*writeback)(handle h, std::int64_t offset, std::int64_t length, bool wait);
+  // Drops the range's clean pages from the cache (a hint). May be a no-op.
+  int (*drop_cache)(handle h, std::int64_t offset, std::int64_t length);
+  // The offset of the first byte of data (region::data) or of the first
+  // hole (region::hole) at or after `offset`: -1 with ENXIO where there is
+  // none; may refuse (EINVAL): the journal then reads everything.
+  std::int64_t (*seek_region)(handle h, std::int64_t offset, region what);
+
+  // ---- core: directories ----------------------------------------------
+  // Renames `from` over `to`, replacing it atomically if it exists.
+  int (*rename)(handle from_dir, const char* from, handle to_dir, const char* to);
+  // Removes the file `name`.
+  int (*remove)(handle dir, const char* name);
+  // Creates directory `path` with `permissions`; EEXIST if it exists.
+  int (*make_directory)(const char* path, unsigned permissions);
+  // Fills `names` with the next names in the directory `dir` holds (".",
+  // ".." included), each ended by a NUL: the bytes used, 0 at the end.
+  // `size` is at least 32 KiB; each call reads the directory once.
+  ssize_t (*list_directory)(handle dir, char* names, size_t size);
+  // Takes an advisory lock on the whole file, failing with EWOULDBLOCK if
+  // another handle holds a conflicting one; released when the handle closes.
+  int (*lock)(handle h, lock_kind kind);
+
+  // ---- core: unnamed temporaries (atomic_replace; may refuse, ENOENT or
+  // EOPNOTSUPP: a named temporary is used instead) ------------------------
+  // Whether the unnamed temporary `h` can be given a name later: 0 if so.
+  int (*can_link_unnamed)(handle h);
+  // Gives the unnamed temporary `h` the name `name` in `dir`.
+  int (*link_unnamed)(handle h, handle dir, const char* name);
+
+  // ---- core: asynchronous writes (write_behind) ------------------------
+  // May refuse: async_open fails with ENOSYS (without liburing), and
+  // write_behind uses a thread instead.
+  // async_open: a queue of `entries` writes in flight.
+  int (*async_open)(unsigned entries, async_queue** queue);
+  // async_close: waits for nothing; call it once no write is in flight.
+  void (*async_close)(async_queue* queue);
+  // async_register: registers buffers[0, count) for async_submit's
+  // buffer_index; ENOMEM past RLIMIT_MEMLOCK (the writes then go unregistered).
+  int (*async_register)(async_queue* queue, const iovec* buffers, unsigned count);
+  // async_submit: submits one write of data[0, size) at `offset` of `h`,
+  // from registered buffer `buffer_index` (or -1); its completion carries
+  // `tag`. 0 once submitted.
+  int (*async_submit)(async_queue* queue, handle h, const void* data, unsigned size,
+                      std::int64_t offset, int buffer_index, std::uint64_t tag);
+  // async_complete: waits for one completion and consumes it: its tag, and
+  // its result (bytes written, or -errno). -1 with EINTR if a signal came first.
+  int (*async_complete)(async_queue* queue, std::uint64_t* tag, int* result);
+
+  // ---- POSIX group: atomic_replace's metadata --------------------------
+  // writer_options::atomic_replace follows a path's final symbolic links
+  // itself, one held directory at a time, and gives the new file the old
+  // one's owner, extended attributes (ACLs among them) and mode. A backend
+  // without these refuses each with ENOSYS; atomic_replace then fails with
+  // that error where it needs one (not yet written: its own metadata copy).
+  // Each has the POSIX call's contract.
+  // The status of `path` itself, not following a final link (lstat).
+  int (*path_facts)(const char* path, file_facts* out);
+  // The text of the link a path-only handle holds (readlinkat(h, "")).
+  ssize_t (*read_link)(handle h, char* buffer, size_t size);
+  // Whether the directory `dir` holds is on procfs: 1 if so, 0 if not.
+  int (*on_procfs)(handle dir);
+  // Whether `h` (path-only) is a mount point: 1 if so, 0 if not.
+  int (*mount_root)(handle h);
+  std::uint32_t (*effective_user)();  // geteuid: never fails
+  int (*set_owner)(handle h, std::uint32_t owner, std::uint32_t group);
+  int (*set_mode)(handle h, unsigned mode);
+  // The extended attributes of `path` (following links): the names, NUL
+  // after each; a value. ERANGE if `size` is too small.
+  ssize_t (*list_attributes)(const char* path, char* names, size_t size);
+  ssize_t (*get_attribute)(const char* path, const char* name, void* value, size_t size);
+  int (*set_attribute)(handle h, const char* name, const void* value, size_t size);
+  int (*remove_attribute)(handle h, const char* name);
+};
+
+// The table of the backend this build has (linux_sys.cpp).
 const sys_table& real_sys() noexcept;
 
 // The table in use (the real one unless a test installed another).

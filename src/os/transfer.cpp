@@ -1,7 +1,5 @@
 #include "os/transfer.hpp"
 
-#include <poll.h>
-
 #include <cerrno>
 #include <climits>
 
@@ -26,18 +24,18 @@ void consume(iovec*& iov, std::size_t& count, std::size_t n) noexcept {
 ssize_t issue(int fd, direction dir, const iovec* iov, std::size_t count, std::uint64_t offset,
               bool sequential) {
   int batch = count < IOV_MAX ? static_cast<int>(count) : IOV_MAX;
-  auto at = static_cast<off_t>(offset);
+  auto at = static_cast<std::int64_t>(offset);
   if (dir == direction::read)
-    return sequential ? sys().readv(fd, iov, batch) : sys().preadv(fd, iov, batch, at);
-  return sequential ? sys().writev(fd, iov, batch) : sys().pwritev(fd, iov, batch, at);
+    return sequential ? sys().read_stream(fd, iov, batch) : sys().read_at(fd, iov, batch, at);
+  return sequential ? sys().write_stream(fd, iov, batch) : sys().write_at(fd, iov, batch, at);
 }
 
 // After a transfer failed with EAGAIN: waits until `fd` takes bytes again,
 // or has some to give (or reports why it never will, which the next call
-// then says). False if poll itself failed.
+// then says). False if waiting itself failed.
 bool wait_ready(int fd, direction dir) noexcept {
-  pollfd want{fd, static_cast<short>(dir == direction::read ? POLLIN : POLLOUT), 0};
-  return restart_interrupted([&] { return sys().poll(&want, 1, -1); }) >= 0;
+  readiness want = dir == direction::read ? readiness::readable : readiness::writable;
+  return restart_interrupted([&] { return sys().wait_ready(fd, want); }) >= 0;
 }
 
 }  // namespace

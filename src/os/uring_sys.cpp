@@ -1,5 +1,5 @@
-// detail::sys's io_uring entries: liburing calls on a heap-allocated
-// io_uring, errno style. Without liburing (SLUICE_HAVE_LIBURING undefined)
+// detail::sys's async entries on Linux: liburing calls on a heap-allocated
+// io_uring (the async_queue), errno style. Without liburing (SLUICE_HAVE_LIBURING undefined)
 // they fail with ENOSYS, and write_behind keeps its thread.
 #include "os/uring_sys.hpp"
 
@@ -16,7 +16,7 @@ namespace sluice::detail {
 #ifdef SLUICE_HAVE_LIBURING
 namespace {
 
-io_uring* ring_of(void* ring) { return static_cast<io_uring*>(ring); }
+io_uring* ring_of(async_queue* queue) { return reinterpret_cast<io_uring*>(queue); }
 
 // liburing returns -errno; the seam returns -1 and sets errno.
 int from_liburing(int result) {
@@ -30,7 +30,7 @@ int from_liburing(int result) {
 // The ring, a C struct, comes from calloc and goes back with free: a
 // program that replaces some forms of operator new and delete but not
 // others (the nothrow one) cannot mismatch them here.
-int real_ring_open(unsigned entries, void** ring) {
+int real_async_open(unsigned entries, async_queue** queue) {
   auto* opened = static_cast<io_uring*>(std::calloc(1, sizeof(io_uring)));
   if (!opened) {
     errno = ENOMEM;
@@ -40,24 +40,24 @@ int real_ring_open(unsigned entries, void** ring) {
     std::free(opened);
     return from_liburing(rc);
   }
-  *ring = opened;
+  *queue = reinterpret_cast<async_queue*>(opened);
   return 0;
 }
 
-void real_ring_close(void* ring) {
-  io_uring_queue_exit(ring_of(ring));
-  std::free(ring);
+void real_async_close(async_queue* queue) {
+  io_uring_queue_exit(ring_of(queue));
+  std::free(ring_of(queue));
 }
 
-int real_ring_register(void* ring, const iovec* buffers, unsigned count) {
-  return from_liburing(io_uring_register_buffers(ring_of(ring), buffers, count));
+int real_async_register(async_queue* queue, const iovec* buffers, unsigned count) {
+  return from_liburing(io_uring_register_buffers(ring_of(queue), buffers, count));
 }
 
 // The callers keep at most as many writes in flight as the ring has
 // entries, so a submission slot is always free.
-int real_ring_write(void* ring, int fd, const void* data, unsigned size, off_t offset,
-                    int buffer_index, std::uint64_t tag) {
-  io_uring_sqe* write = io_uring_get_sqe(ring_of(ring));
+int real_async_submit(async_queue* queue, handle fd, const void* data, unsigned size,
+                      std::int64_t offset, int buffer_index, std::uint64_t tag) {
+  io_uring_sqe* write = io_uring_get_sqe(ring_of(queue));
   if (!write) {
     errno = EBUSY;
     return -1;
@@ -69,37 +69,38 @@ int real_ring_write(void* ring, int fd, const void* data, unsigned size, off_t o
   io_uring_sqe_set_data64(write, tag);
   int submitted;
   do {
-    submitted = io_uring_submit(ring_of(ring));
+    submitted = io_uring_submit(ring_of(queue));
   } while (submitted == -EINTR);
   if (submitted == 0) submitted = -EAGAIN;
   return from_liburing(submitted);
 }
 
-int real_ring_wait(void* ring, std::uint64_t* tag, int* result) {
+int real_async_complete(async_queue* queue, std::uint64_t* tag, int* result) {
   io_uring_cqe* done = nullptr;
-  if (int rc = io_uring_wait_cqe(ring_of(ring), &done); rc < 0) return from_liburing(rc);
+  if (int rc = io_uring_wait_cqe(ring_of(queue), &done); rc < 0) return from_liburing(rc);
   *tag = io_uring_cqe_get_data64(done);
   *result = done->res;
-  io_uring_cqe_seen(ring_of(ring), done);
+  io_uring_cqe_seen(ring_of(queue), done);
   return 0;
 }
 
 #else
 
-int real_ring_open(unsigned, void**) {
+int real_async_open(unsigned, async_queue**) {
   errno = ENOSYS;
   return -1;
 }
-void real_ring_close(void*) {}
-int real_ring_register(void*, const iovec*, unsigned) {
+void real_async_close(async_queue*) {}
+int real_async_register(async_queue*, const iovec*, unsigned) {
   errno = ENOSYS;
   return -1;
 }
-int real_ring_write(void*, int, const void*, unsigned, off_t, int, std::uint64_t) {
+int real_async_submit(async_queue*, handle, const void*, unsigned, std::int64_t, int,
+                      std::uint64_t) {
   errno = ENOSYS;
   return -1;
 }
-int real_ring_wait(void*, std::uint64_t*, int*) {
+int real_async_complete(async_queue*, std::uint64_t*, int*) {
   errno = ENOSYS;
   return -1;
 }

@@ -1,5 +1,6 @@
-// The real io_uring entries of detail::sys (liburing), or, when sluice was
-// built without liburing, entries that fail with ENOSYS.
+// The Linux backend's asynchronous writes (detail::sys's async entries) over
+// io_uring (liburing), or, when sluice was built without liburing, entries
+// that fail with ENOSYS.
 #pragma once
 
 #include <sys/types.h>
@@ -7,13 +8,15 @@
 
 #include <cstdint>
 
+#include "os/sys.hpp"
+
 namespace sluice::detail {
 
-int real_ring_open(unsigned entries, void** ring);
-void real_ring_close(void* ring);
-int real_ring_register(void* ring, const iovec* buffers, unsigned count);
-int real_ring_write(void* ring, int fd, const void* data, unsigned size, off_t offset,
-                    int buffer_index, std::uint64_t tag);
-int real_ring_wait(void* ring, std::uint64_t* tag, int* result);
+int real_async_open(unsigned entries, async_queue** queue);
+void real_async_close(async_queue* queue);
+int real_async_register(async_queue* queue, const iovec* buffers, unsigned count);
+int real_async_submit(async_queue* queue, handle h, const void* data, unsigned size,
+                      std::int64_t offset, int buffer_index, std::uint64_t tag);
+int real_async_complete(async_queue* queue, std::uint64_t* tag, int* result);
 
 }  // namespace sluice::detail

@@ -1,8 +1,5 @@
 #include "writer/atomic_replace.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-
 #include <cerrno>
 #include <cstdio>
 #include <random>
@@ -38,20 +35,10 @@ std::string with_fresh_name(const std::string& destination, Attempt attempt, Fai
   }
 }
 
-// "/proc/self/fd/<fd>", made without allocating: it is needed once the
-// temporary exists, where a std::bad_alloc would leave it behind.
-struct self_path {
-  explicit self_path(int fd) { std::snprintf(text, sizeof text, "/proc/self/fd/%d", fd); }
-  char text[32];
-};
-
-// An unnamed temporary gets its name at install() by a link from
-// /proc/self/fd, which a sandbox or chroot may lack: checked before any byte
-// is accepted (one stat).
-bool can_be_named(int fd) {
-  struct stat st {};
-  return sys().stat(self_path(fd).text, &st) == 0;
-}
+// An unnamed temporary gets its name at install() by a link (from
+// /proc/self/fd on Linux, which a sandbox or chroot may lack): checked
+// before any byte is accepted (one stat).
+bool can_be_named(int fd) { return sys().can_link_unnamed(fd) == 0; }
 
 // O_TMPFILE refused: by the filesystem (EOPNOTSUPP), or by a kernel older
 // than it (EISDIR, or EINVAL for the unknown flag).
@@ -69,17 +56,16 @@ std::string shown_in(const replacement& rest, const std::string& name) {
                           describe("open", given) + ": cannot create the temporary file " + what);
 }
 
-int open_in(const replacement& rest, const char* name, int flags, mode_t permissions) {
-  return restart_interrupted([&] {
-    return sys().openat(rest.directory.native_handle(), name, flags | O_RDWR | O_CLOEXEC,
-                        permissions);
-  });
+int open_in(const replacement& rest, const char* name, open_request how, mode_t permissions) {
+  how.mode = open_request::access::read_write;
+  how.permissions = permissions;
+  return restart_interrupted([&] { return sys().open(rest.directory.native_handle(), name, how); });
 }
 
 // Creates the temporary in `rest.directory` with `permissions`: unnamed if
 // possible; `rest.name` is set if it is not. Throws naming `given`.
 int create_temporary(const std::string& given, replacement& rest, mode_t permissions) {
-  int fd = open_in(rest, ".", O_TMPFILE, permissions);
+  int fd = open_in(rest, ".", {.unnamed_temporary = true}, permissions);
   if (fd >= 0 && can_be_named(fd)) return fd;
   if (fd >= 0) {
     sys().close(fd);
@@ -89,7 +75,7 @@ int create_temporary(const std::string& given, replacement& rest, mode_t permiss
   rest.name = with_fresh_name(
       rest.destination,
       [&](const std::string& candidate) {
-        fd = open_in(rest, candidate.c_str(), O_CREAT | O_EXCL, permissions);
+        fd = open_in(rest, candidate.c_str(), {.create = true, .exclusive = true}, permissions);
         return fd < 0 ? -1 : 0;
       },
       [&](int error, const std::string& candidate) {
@@ -101,7 +87,7 @@ int create_temporary(const std::string& given, replacement& rest, mode_t permiss
 // caching_mode::direct, set once the temporary exists: an EINVAL can only be
 // the filesystem refusing O_DIRECT.
 void use_direct_io(file& temporary) {
-  if (sys().setfl(temporary.native_handle(), O_DIRECT) == 0) return;
+  if (sys().set_state(temporary.native_handle(), {.direct = true}) == 0) return;
   int error = errno;
   throw std::system_error(
       error, std::generic_category(),
@@ -112,12 +98,11 @@ void use_direct_io(file& temporary) {
 
 // Links the unnamed temporary into the directory under a fresh name.
 void name_temporary(file& target, replacement& rest) {
-  self_path self(target.native_handle());
   rest.name = with_fresh_name(
       rest.destination,
       [&](const std::string& candidate) {
-        return sys().linkat(AT_FDCWD, self.text, rest.directory.native_handle(), candidate.c_str(),
-                            AT_SYMLINK_FOLLOW);
+        return sys().link_unnamed(target.native_handle(), rest.directory.native_handle(),
+                                  candidate.c_str());
       },
       [&](int error, const std::string& candidate) {
         throw std::system_error(error, std::generic_category(),
@@ -129,7 +114,7 @@ void name_temporary(file& target, replacement& rest) {
 
 void rename_over(const std::string& given, replacement& rest) {
   int dir = rest.directory.native_handle();
-  if (sys().renameat(dir, rest.name.c_str(), dir, rest.destination.c_str()) == 0) return;
+  if (sys().rename(dir, rest.name.c_str(), dir, rest.destination.c_str()) == 0) return;
   int error = errno;
   throw std::system_error(error, std::generic_category(),
                           describe("rename", given) + ": cannot rename the temporary file " +
@@ -137,7 +122,7 @@ void rename_over(const std::string& given, replacement& rest) {
 }
 
 void sync_after_rename(const std::string& given, replacement& rest) {
-  if (sys().fsync(rest.directory.native_handle()) == 0) return;
+  if (sys().sync_directory(rest.directory.native_handle()) == 0) return;
   int error = errno;
   throw std::system_error(error, std::generic_category(),
                           describe("fsync", given) + ": the rename over '" + rest.destination_path +
@@ -202,7 +187,7 @@ void install(file& target, replacement& rest) {
 void discard(file& target, replacement& rest) noexcept {
   if (target.is_open()) sys().close(target.release());
   if (!rest.name.empty() && rest.directory.is_open())
-    sys().unlinkat(rest.directory.native_handle(), rest.name.c_str(), 0);
+    sys().remove(rest.directory.native_handle(), rest.name.c_str());
   if (rest.directory.is_open()) sys().close(rest.directory.release());
 }
 

@@ -1,6 +1,6 @@
 #include "writer/atomic_replace_metadata.hpp"
 
-#include <sys/xattr.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -53,8 +53,9 @@ struct attribute_source {
 };
 
 std::optional<std::string> list_of(const std::string& path) {
-  return fetched(
-      [&](char* names, std::size_t size) { return sys().listxattr(path.c_str(), names, size); });
+  return fetched([&](char* names, std::size_t size) {
+    return sys().list_attributes(path.c_str(), names, size);
+  });
 }
 
 // The names of the old file's extended attributes, and where they were
@@ -82,7 +83,7 @@ std::vector<std::string> attribute_names(const file& temporary, const resolved_t
 }
 
 void set_attribute(file& temporary, const std::string& name, const std::string& value) {
-  if (sys().fsetxattr(temporary.native_handle(), name.c_str(), value.data(), value.size(), 0) == 0)
+  if (sys().set_attribute(temporary.native_handle(), name.c_str(), value.data(), value.size()) == 0)
     return;
   int error = errno;
   cannot(error, temporary,
@@ -92,14 +93,14 @@ void set_attribute(file& temporary, const std::string& name, const std::string& 
 // Read by path (no /proc): what is at the path must still be the file whose
 // owner and mode were taken, or the attributes may be another file's.
 void check_unchanged(const file& temporary, const resolved_target& old) {
-  struct stat now {};
-  if (sys().lstat(old.path.c_str(), &now) != 0) {
+  file_facts now;
+  if (sys().path_facts(old.path.c_str(), &now) != 0) {
     int error = errno;
     cannot(error, temporary, "stat '" + old.path + "' after reading its extended attributes");
   }
-  const struct stat& was = *old.status;
-  if (now.st_dev == was.st_dev && now.st_ino == was.st_ino && now.st_uid == was.st_uid &&
-      now.st_mode == was.st_mode)
+  const file_facts& was = *old.status;
+  if (now.device == was.device && now.inode == was.inode && now.owner == was.owner &&
+      now.type == was.type && now.mode == was.mode)
     return;
   throw std::system_error(EAGAIN, std::generic_category(),
                           describe("open", temporary.path()) + ": '" + old.path +
@@ -118,7 +119,7 @@ std::vector<std::string> copy_attributes(file& temporary, const resolved_target&
     if (std::find(std::begin(integrity), std::end(integrity), name) != std::end(integrity))
       continue;
     auto value = fetched([&](char* bytes, std::size_t size) {
-      return sys().getxattr(source.path.c_str(), name.c_str(), bytes, size);
+      return sys().get_attribute(source.path.c_str(), name.c_str(), bytes, size);
     });
     if (!value) {
       int error = errno;
@@ -134,22 +135,22 @@ std::vector<std::string> copy_attributes(file& temporary, const resolved_target&
   return names;
 }
 
-void take_owner(file& temporary, const struct stat& old) {
-  struct stat now {};
-  if (sys().fstat(temporary.native_handle(), &now) != 0)
+void take_owner(file& temporary, const file_facts& old) {
+  file_facts now;
+  if (sys().facts(temporary.native_handle(), &now) != 0)
     throw_error(errno, "stat", temporary.path());
-  if (now.st_uid == old.st_uid && now.st_gid == old.st_gid) return;
-  if (sys().fchown(temporary.native_handle(), old.st_uid, old.st_gid) == 0) return;
+  if (now.owner == old.owner && now.group == old.group) return;
+  if (sys().set_owner(temporary.native_handle(), old.owner, old.group) == 0) return;
   int error = errno;
   cannot(error, temporary,
          "give the new file the owner and group of the file it replaces (uid " +
-             std::to_string(old.st_uid) + ", gid " + std::to_string(old.st_gid) + ")");
+             std::to_string(old.owner) + ", gid " + std::to_string(old.group) + ")");
 }
 
 // An access ACL the temporary inherited (its directory has a default ACL)
 // that the old file did not have would grant what the old file did not.
 void drop_inherited_acl(file& temporary) {
-  if (sys().fremovexattr(temporary.native_handle(), access_acl) == 0) return;
+  if (sys().remove_attribute(temporary.native_handle(), access_acl) == 0) return;
   int error = errno;
   if (error == ENODATA || error == ENOTSUP) return;
   cannot(
@@ -158,7 +159,7 @@ void drop_inherited_acl(file& temporary) {
 }
 
 void set_mode(file& temporary, mode_t mode) {
-  if (sys().fchmod(temporary.native_handle(), mode) == 0) return;
+  if (sys().set_mode(temporary.native_handle(), mode) == 0) return;
   int error = errno;
   char octal[8];
   std::snprintf(octal, sizeof octal, "%04o", static_cast<unsigned>(mode));
@@ -172,7 +173,7 @@ constexpr mode_t privileged_bits = S_ISUID | S_ISGID;
 
 kept_privileges copy_metadata(file& temporary, const resolved_target& old) {
   kept_privileges kept;
-  kept.mode = old.status->st_mode & 07777;
+  kept.mode = old.status->mode;
   take_owner(temporary, *old.status);
   std::vector<std::string> names = copy_attributes(temporary, old, kept);
   if (std::find(names.begin(), names.end(), access_acl) == names.end())

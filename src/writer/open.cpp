@@ -1,7 +1,5 @@
 // sluice::writer: how it opens its path, for each option that changes it
 // (atomic_replace, durability_mode::all_on_close, caching_mode::direct).
-#include <fcntl.h>
-
 #include <cerrno>
 #include <memory>
 #include <optional>
@@ -24,13 +22,13 @@ namespace {
 // and the open (another process creating and removing it) before giving up.
 constexpr int synced_open_attempts = 10;
 
-// openat(dir, name, flags | O_WRONLY), O_DIRECT if `direct`: the
-// descriptor, or -1 with errno.
-int open_for_writing(int dir, const char* name, int flags, bool direct) {
-  return detail::restart_interrupted([&] {
-    return detail::sys().openat(dir, name, flags | O_WRONLY | O_CLOEXEC | (direct ? O_DIRECT : 0),
-                                0666);
-  });
+// open(dir, name, how) for writing (permissions 0666), direct if `direct`:
+// the descriptor, or -1 with errno.
+int open_for_writing(int dir, const char* name, detail::open_request how, bool direct) {
+  how.mode = detail::open_request::access::write;
+  how.direct = direct;
+  how.permissions = 0666;
+  return detail::restart_interrupted([&] { return detail::sys().open(dir, name, how); });
 }
 
 // What an all_on_close writer opened: the file, the directory to sync at
@@ -60,7 +58,7 @@ std::optional<synced_open> open_resolved(const std::filesystem::path& path,
   std::string shown = path.native();  // before the open: nothing may throw between it and the file
   if (!cannot_sync) {
     int fd = open_for_writing(opened.directory.native_handle(), where.name.c_str(),
-                              O_CREAT | O_EXCL, direct);
+                              {.create = true, .exclusive = true}, direct);
     if (fd >= 0) {
       opened.target = file(fd, std::move(shown));
       return opened;
@@ -68,8 +66,8 @@ std::optional<synced_open> open_resolved(const std::filesystem::path& path,
     if (errno != EEXIST) detail::throw_open_failure(errno, path.native(), direct);
     opened.directory = file();  // an existing file needs no directory sync
   }
-  int flags = (direct ? 0 : O_TRUNC) | (where.descriptor_link ? 0 : O_NOFOLLOW);
-  int fd = open_for_writing(where.directory.native_handle(), where.name.c_str(), flags, direct);
+  detail::open_request how{.truncate = !direct, .no_follow = !where.descriptor_link};
+  int fd = open_for_writing(where.directory.native_handle(), where.name.c_str(), how, direct);
   if (fd >= 0) {
     opened.target = file(fd, std::move(shown));
     opened.old_content = direct;
@@ -100,7 +98,7 @@ bool writer::open_target(const std::filesystem::path& path, const writer_options
     return false;
   }
   std::string shown = path.native();
-  int fd = open_for_writing(AT_FDCWD, path.c_str(), O_CREAT, true);
+  int fd = open_for_writing(detail::working_directory, path.c_str(), {.create = true}, true);
   if (fd < 0) detail::throw_open_failure(errno, path.native(), true);
   target_ = file(fd, std::move(shown));
   return true;

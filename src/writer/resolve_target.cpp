@@ -1,8 +1,6 @@
 #include "writer/resolve_target.hpp"
 
-#include <fcntl.h>
-#include <linux/magic.h>
-#include <sys/statfs.h>
+#include <sys/stat.h>
 
 #include <cerrno>
 #include <climits>
@@ -15,6 +13,8 @@
 
 namespace sluice::detail {
 namespace {
+
+constexpr auto path_only = open_request::access::path_only;
 
 constexpr int max_links = 40;  // the kernel's MAXSYMLINKS
 
@@ -35,7 +35,7 @@ std::string quote(const std::string& path) { return "'" + path + "'"; }
 file open_directory_at(int from, const std::string& path, std::string shown,
                        const std::filesystem::path& given) {
   int fd = restart_interrupted(
-      [&] { return sys().openat(from, path.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC, 0); });
+      [&] { return sys().open(from, path.c_str(), {.mode = path_only, .directory = true}); });
   if (fd < 0) {
     int error = errno;
     cannot(error, given, "open the directory " + quote(shown));
@@ -57,8 +57,9 @@ resolved_target open_hop(const std::filesystem::path& target, file* from,
   if (parent.empty())
     hop.directory = std::move(*from);  // beside the link
   else
-    hop.directory = open_directory_at(target.is_absolute() ? AT_FDCWD : from->native_handle(),
-                                      parent.native(), shown.parent_path().native(), given);
+    hop.directory =
+        open_directory_at(target.is_absolute() ? working_directory : from->native_handle(),
+                          parent.native(), shown.parent_path().native(), given);
   return hop;
 }
 
@@ -68,8 +69,8 @@ resolved_target open_hop(const std::filesystem::path& target, file* from,
 void look(resolved_target& hop, const std::filesystem::path& given) {
   std::string shown = hop.path;  // before the open: nothing may throw between it and `existing`
   int fd = restart_interrupted([&] {
-    return sys().openat(hop.directory.native_handle(), hop.name.c_str(),
-                        O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
+    return sys().open(hop.directory.native_handle(), hop.name.c_str(),
+                      {.mode = path_only, .no_follow = true});
   });
   if (fd < 0) {
     int error = errno;
@@ -77,37 +78,37 @@ void look(resolved_target& hop, const std::filesystem::path& given) {
     cannot(error, given, "open " + quote(hop.path));
   }
   hop.existing = file(fd, std::move(shown));
-  struct stat st {};
-  if (sys().fstat(fd, &st) != 0) {
+  file_facts facts;
+  if (sys().facts(fd, &facts) != 0) {
     int error = errno;
     cannot(error, given, "stat " + quote(hop.path));
   }
-  hop.status = st;
+  hop.status = facts;
 }
 
-struct stat status_of(const file& directory, const std::filesystem::path& given) {
-  struct stat st {};
-  if (sys().fstat(directory.native_handle(), &st) != 0) {
+file_facts status_of(const file& directory, const std::filesystem::path& given) {
+  file_facts facts;
+  if (sys().facts(directory.native_handle(), &facts) != 0) {
     int error = errno;
     cannot(error, given, "stat the directory " + quote(directory.path()));
   }
-  return st;
+  return facts;
 }
 
 bool on_procfs(const file& directory, const std::filesystem::path& given) {
-  struct statfs fs {};
-  if (sys().fstatfs(directory.native_handle(), &fs) != 0) {
+  int procfs = sys().on_procfs(directory.native_handle());
+  if (procfs < 0) {
     int error = errno;
     cannot(error, given, "statfs the directory " + quote(directory.path()));
   }
-  return fs.f_type == PROC_SUPER_MAGIC;
+  return procfs == 1;
 }
 
 // Whether `owner` may have planted something in a directory with status
 // `dir` that the caller (`me`) should not trust: a sticky directory others
 // (`writers`: S_IWOTH, or S_IWGRP | S_IWOTH) may write, owned by neither.
-bool planted(const struct stat& dir, mode_t writers, uid_t owner, uid_t me) {
-  return (dir.st_mode & S_ISVTX) && (dir.st_mode & writers) && owner != me && owner != dir.st_uid;
+bool planted(const file_facts& dir, mode_t writers, uid_t owner, uid_t me) {
+  return (dir.mode & S_ISVTX) && (dir.mode & writers) && owner != me && owner != dir.owner;
 }
 
 // A link on procfs stands for an open descriptor (/proc/self/fd/1) or a
@@ -125,7 +126,7 @@ bool planted(const struct stat& dir, mode_t writers, uid_t owner, uid_t me) {
 
 // fs.protected_symlinks, which following links by hand would bypass.
 void check_followable(const std::filesystem::path& given, const resolved_target& link, uid_t me) {
-  uid_t owner = link.status->st_uid;
+  uid_t owner = link.status->owner;
   if (owner == me || !planted(status_of(link.directory, given), S_IWOTH, owner, me)) return;
   refuse(EACCES, given,
          quote(link.path) +
@@ -146,7 +147,7 @@ struct followed_link {
 void check_owner(const std::filesystem::path& given, const followed_link& link,
                  const resolved_target& next, uid_t me) {
   if (link.owner == me || link.owner == 0) return;
-  uid_t owner = next.status ? next.status->st_uid : status_of(next.directory, given).st_uid;
+  uid_t owner = next.status ? next.status->owner : status_of(next.directory, given).owner;
   if (link.owner == owner) return;
   std::string leads_to =
       next.status ? ", owned by uid " + std::to_string(owner)
@@ -162,7 +163,7 @@ void check_owner(const std::filesystem::path& given, const followed_link& link,
 // descriptor: that very link, whatever its name points to by now).
 std::string read_link(const std::filesystem::path& given, const resolved_target& link) {
   char text[PATH_MAX];
-  ssize_t size = sys().readlinkat(link.existing.native_handle(), "", text, sizeof text);
+  ssize_t size = sys().read_link(link.existing.native_handle(), text, sizeof text);
   if (size < 0) {
     int error = errno;
     cannot(error, given, "read the symbolic link " + quote(link.path));
@@ -175,17 +176,17 @@ std::string read_link(const std::filesystem::path& given, const resolved_target&
 // What a rename can replace: a regular file that is not a mount point.
 void check_replaceable(const std::filesystem::path& given, const resolved_target& target) {
   if (!target.status) return;
-  if (!S_ISREG(target.status->st_mode))
+  if (target.status->type != file_type::regular)
     refuse(EINVAL, given,
            "atomic_replace needs a regular file, and " +
                (target.path == given.native() ? std::string("this") : quote(target.path)) +
                " is not one");
-  struct statx sx {};
-  if (sys().statx(target.existing.native_handle(), "", AT_EMPTY_PATH, STATX_TYPE, &sx) != 0) {
+  int mount_root = sys().mount_root(target.existing.native_handle());
+  if (mount_root < 0) {
     int error = errno;
     cannot(error, given, "statx " + quote(target.path));
   }
-  if (!(sx.stx_attributes_mask & sx.stx_attributes & STATX_ATTR_MOUNT_ROOT)) return;
+  if (mount_root == 0) return;
   refuse(EBUSY, given,
          quote(target.path) +
              " is a mount point (a file mounted over it, as containers mount /etc/resolv.conf): "
@@ -195,10 +196,10 @@ void check_replaceable(const std::filesystem::path& given, const resolved_target
 }  // namespace
 
 resolved_target find_target(const std::filesystem::path& given, target_use use) {
-  uid_t me = sys().geteuid();
+  uid_t me = sys().effective_user();
   resolved_target at = open_hop(given, nullptr, given);
   look(at, given);
-  for (int links = 0; at.status && S_ISLNK(at.status->st_mode); ++links) {
+  for (int links = 0; at.status && at.status->type == file_type::symlink; ++links) {
     if (on_procfs(at.directory, given)) {
       if (use == target_use::replace) refuse_descriptor_link(given, at.path);
       at.descriptor_link = true;  // open(2) follows it to the descriptor's file
@@ -206,7 +207,7 @@ resolved_target find_target(const std::filesystem::path& given, target_use use) 
     }
     if (links == max_links) refuse(ELOOP, given, "more than 40 symbolic links to follow");
     check_followable(given, at, me);
-    followed_link link{at.path, at.status->st_uid};
+    followed_link link{at.path, at.status->owner};
     resolved_target next = open_hop(read_link(given, at), &at.directory, given);
     look(next, given);
     check_owner(given, link, next, me);
@@ -222,9 +223,9 @@ void check_directory(const std::filesystem::path& given, const resolved_target& 
     refuse(EINVAL, given,
            quote(target.path) + " is in /proc, whose files atomic_replace cannot replace");
   if (!target.status) return;
-  uid_t me = sys().geteuid();
-  if (target.status->st_uid == me) return;
-  if (!planted(status_of(directory, given), S_IWGRP | S_IWOTH, target.status->st_uid, me)) return;
+  uid_t me = sys().effective_user();
+  if (target.status->owner == me) return;
+  if (!planted(status_of(directory, given), S_IWGRP | S_IWOTH, target.status->owner, me)) return;
   refuse(EACCES, given,
          quote(target.path) +
              " is in a sticky directory others may write, owned by neither this user nor the "

@@ -6,12 +6,11 @@
 // planted).
 #pragma once
 
-#include <sys/stat.h>
-
 #include <filesystem>
 #include <optional>
 #include <string>
 
+#include "os/sys.hpp"
 #include "sluice/file.hpp"
 
 namespace sluice::detail {
@@ -32,12 +31,12 @@ enum class target_use {
 // rename or a new link in the path meanwhile cannot change which file or
 // directory is used.
 struct resolved_target {
-  file directory;                     // O_PATH: where `name` is (its path() names it)
-  std::string name;                   // the last component: no symbolic link, but for a /proc link
-  std::string path;                   // for messages: `name`'s path, the links' text joined
-  file existing;                      // O_PATH | O_NOFOLLOW: what is at `name` now, if anything
-  std::optional<struct stat> status;  // its fstat, if anything is there
-  bool descriptor_link = false;       // `name` is a /proc link, not followed (target_use::open)
+  file directory;                    // O_PATH: where `name` is (its path() names it)
+  std::string name;                  // the last component: no symbolic link, but for a /proc link
+  std::string path;                  // for messages: `name`'s path, the links' text joined
+  file existing;                     // O_PATH | O_NOFOLLOW: what is at `name` now, if anything
+  std::optional<file_facts> status;  // its facts (fstat), if anything is there
+  bool descriptor_link = false;      // `name` is a /proc link, not followed (target_use::open)
 };
 
 // Follows `given` (absolute) while its last component is a symbolic link.

@@ -1,8 +1,5 @@
 #include "writer/uring_write_behind.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -42,20 +39,19 @@ std::unique_ptr<flush_strategy> uring_write_behind::open(std::unique_ptr<foregro
   // In append mode the kernel puts each write at the end, whatever its
   // offset: writes in flight together could land in any order.
   int fd = b.target_.native_handle();
-  struct stat st {};
-  if (sys().fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return nullptr;
-  int flags = sys().getfl(fd);
-  if (flags == -1 || (flags & O_APPEND)) return nullptr;
-  void* ring = nullptr;
-  if (sys().ring_open(static_cast<unsigned>(depth), &ring) != 0) return nullptr;
-  return std::unique_ptr<flush_strategy>(
-      new uring_write_behind(std::move(inner), ring, fd, b.target_.path(), depth, b.capacity_,
-                             static_cast<std::uint64_t>(st.st_size)));
+  file_facts facts;
+  if (sys().facts(fd, &facts) != 0 || facts.type != file_type::regular) return nullptr;
+  handle_state state;
+  if (sys().state(fd, &state) != 0 || state.append) return nullptr;
+  async_queue* ring = nullptr;
+  if (sys().async_open(static_cast<unsigned>(depth), &ring) != 0) return nullptr;
+  return std::unique_ptr<flush_strategy>(new uring_write_behind(
+      std::move(inner), ring, fd, b.target_.path(), depth, b.capacity_, facts.size));
 }
 
-uring_write_behind::uring_write_behind(std::unique_ptr<foreground_flush> inner, void* ring, int fd,
-                                       std::string path, std::size_t depth, std::size_t capacity,
-                                       std::uint64_t size)
+uring_write_behind::uring_write_behind(std::unique_ptr<foreground_flush> inner, async_queue* ring,
+                                       int fd, std::string path, std::size_t depth,
+                                       std::size_t capacity, std::uint64_t size)
     : write_behind(std::move(inner)),
       ring_(ring),
       fd_(fd),
@@ -67,7 +63,7 @@ uring_write_behind::uring_write_behind(std::unique_ptr<foreground_flush> inner, 
     for (std::size_t i = 0; i < depth + 1; ++i) free_.push_back(inner_->allocate(capacity));
     register_buffers();
   } catch (...) {
-    sys().ring_close(ring_);
+    sys().async_close(ring_);
     throw;
   }
 }
@@ -76,7 +72,7 @@ uring_write_behind::uring_write_behind(std::unique_ptr<foreground_flush> inner, 
 void uring_write_behind::register_buffers() {
   for (const owned_buffer& buffer : free_)
     registered_.push_back({buffer.data.get(), buffer.capacity});
-  if (sys().ring_register(ring_, registered_.data(), static_cast<unsigned>(registered_.size())) !=
+  if (sys().async_register(ring_, registered_.data(), static_cast<unsigned>(registered_.size())) !=
       0)
     registered_.clear();
 }
@@ -90,7 +86,7 @@ void uring_write_behind::stop() noexcept {
   if (lost_)
     for (job& j : jobs_)
       if (j.now == state::failed) abandon(std::move(j.buffer));
-  sys().ring_close(ring_);
+  sys().async_close(ring_);
   ring_ = nullptr;
   jobs_.clear();
   free_.clear();
@@ -150,8 +146,8 @@ write_behind::failed_writes uring_write_behind::failure() const {
 // Submits what `j` still has to write.
 void uring_write_behind::submit(job& j) {
   std::size_t left = std::min(j.size - static_cast<std::size_t>(j.written), largest_write);
-  if (sys().ring_write(ring_, fd_, j.buffer.data.get() + j.written, static_cast<unsigned>(left),
-                       static_cast<off_t>(j.offset + j.written), j.slot, j.tag) != 0)
+  if (sys().async_submit(ring_, fd_, j.buffer.data.get() + j.written, static_cast<unsigned>(left),
+                         static_cast<std::int64_t>(j.offset + j.written), j.slot, j.tag) != 0)
     return fail(j, errno);
   j.now = state::in_flight;
   ++in_flight_;
@@ -161,7 +157,7 @@ void uring_write_behind::submit(job& j) {
 void uring_write_behind::reap_one() {
   std::uint64_t tag = 0;
   int result = 0;
-  if (restart_interrupted([&] { return sys().ring_wait(ring_, &tag, &result); }) != 0)
+  if (restart_interrupted([&] { return sys().async_complete(ring_, &tag, &result); }) != 0)
     return lose_track(errno);
   if (jobs_.empty() || tag < jobs_.front().tag || tag - jobs_.front().tag >= jobs_.size())
     return lose_track(EIO);  // a completion for no write of ours
@@ -234,7 +230,7 @@ std::string uring_write_behind::cut_back() const {
   std::uint64_t end = 0;
   for (const job& j : jobs_) end = std::max(end, j.offset + j.written);
   if (end <= keep) return {};
-  if (restart_interrupted([&] { return sys().ftruncate(fd_, static_cast<off_t>(keep)); }) == 0)
+  if (restart_interrupted([&] { return sys().resize(fd_, static_cast<std::int64_t>(keep)); }) == 0)
     return {};
   std::string why = std::strerror(errno);
   return " (and cutting the file back to " + std::to_string(keep) + " bytes failed: " + why +

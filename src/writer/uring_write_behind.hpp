@@ -29,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "os/sys.hpp"
 #include "writer/write_behind.hpp"
 
 namespace sluice::detail {
@@ -60,8 +61,8 @@ class uring_write_behind final : public write_behind {
     int error = 0;         // when failed
   };
 
-  uring_write_behind(std::unique_ptr<foreground_flush> inner, void* ring, int fd, std::string path,
-                     std::size_t depth, std::size_t capacity, std::uint64_t size);
+  uring_write_behind(std::unique_ptr<foreground_flush> inner, async_queue* ring, int fd,
+                     std::string path, std::size_t depth, std::size_t capacity, std::uint64_t size);
   owned_buffer queue(std::unique_ptr<char[], free_deleter>& full, std::size_t capacity,
                      std::size_t size, std::uint64_t offset) override;
   bool wait() override;
@@ -80,7 +81,7 @@ class uring_write_behind final : public write_behind {
   void settle();
   std::string cut_back() const;
 
-  void* ring_;  // null once stopped
+  async_queue* ring_;  // null once stopped
   const int fd_;
   const std::string path_;
   const std::size_t depth_;

@@ -84,10 +84,10 @@ writer::writer(file&& target, writer_options options) {
 // here, once the buffer is there. ftruncate for a regular file only, as
 // O_TRUNC leaves a device alone. One fstat, one ftruncate.
 void writer::empty_old_content() {
-  struct stat st {};
-  if (detail::sys().fstat(target_.native_handle(), &st) != 0)
+  detail::file_facts facts;
+  if (detail::sys().facts(target_.native_handle(), &facts) != 0)
     detail::throw_error(errno, "stat", target_.path());
-  if (S_ISREG(st.st_mode)) target_.resize(0);
+  if (facts.type == detail::file_type::regular) target_.resize(0);
 }
 
 // The constructors' common part, once target_ is open: the way to the OS

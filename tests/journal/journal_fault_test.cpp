@@ -52,8 +52,8 @@ TEST_F(journal_fault, a_lone_committer_pays_one_write_and_one_fdatasync) {
   fake_sys fake;
   for (int i = 1; i <= 10; ++i) log.append(bytes_of(payload(i)));
   log.commit(10);
-  EXPECT_EQ(fake.calls(call::pwritev), 1);
-  EXPECT_EQ(fake.calls(call::fdatasync), 1);
+  EXPECT_EQ(fake.calls(call::write_at), 1);
+  EXPECT_EQ(fake.calls(call::sync_data), 1);
   log.commit(3);  // already durable: no system call
   EXPECT_EQ(fake.log().size(), 2u);
 }
@@ -68,7 +68,7 @@ TEST_F(journal_fault, recovery_reads_each_small_segment_once) {
   fake_sys fake;
   auto log = journal::open(dir.path(), {.segment_size = 4096});
   // Header, records and the zeros after the last one: one pread per segment.
-  EXPECT_EQ(fake.calls(call::preadv), static_cast<int>(segments));
+  EXPECT_EQ(fake.calls(call::read_at), static_cast<int>(segments));
   EXPECT_EQ(read_records(log).size(), 60u);
 }
 
@@ -99,7 +99,7 @@ TEST_F(journal_fault, reopening_reads_the_records_not_the_preallocated_rest) {
   for (int round = 0; round < 2; ++round) {
     fake_sys fake;
     std::size_t read = 0;
-    fake.on_preadv([&](int, off_t, std::size_t requested) {
+    fake.on_read_at([&](int, off_t, std::size_t requested) {
       read += requested;
       return transfer_action{};
     });
@@ -123,9 +123,9 @@ TEST_F(journal_fault, without_seek_data_recovery_reads_the_whole_rest) {
     ASSERT_TRUE(f.good());
   }
   fake_sys fake;
-  for (int nth : {1, 2}) fake.fail(call::lseek, nth, EINVAL);  // as where it cannot say
+  for (int nth : {1, 2}) fake.fail(call::seek_region, nth, EINVAL);  // as where it cannot say
   std::size_t read = 0;
-  fake.on_preadv([&](int, off_t, std::size_t requested) {
+  fake.on_read_at([&](int, off_t, std::size_t requested) {
     read += requested;
     return transfer_action{};
   });
@@ -161,7 +161,7 @@ TEST_F(journal_fault, recovery_reads_no_records_past_a_cut) {
   }
   fake_sys fake;
   int third_read_beyond = 0;
-  fake.on_preadv([&](int fd, off_t offset, std::size_t requested) {
+  fake.on_read_at([&](int fd, off_t offset, std::size_t requested) {
     std::error_code ignored;
     std::filesystem::path file =
         std::filesystem::read_symlink("/proc/self/fd/" + std::to_string(fd), ignored);
@@ -196,7 +196,7 @@ TEST_F(journal_fault, recovery_reads_no_records_past_a_cut) {
 
 std::size_t bytes_written(const fake_sys& fake) {
   std::size_t total = 0;
-  for (const auto& write : fake.pwritevs()) total += write.requested;
+  for (const auto& write : fake.writes_at()) total += write.requested;
   return total;
 }
 
@@ -233,7 +233,7 @@ TEST_F(journal_fault, the_default_writes_zeros_ahead_of_its_records) {
     for (int i = 1; i <= 100; ++i) log.write(bytes_of(value));  // 63 in a segment, then 37
     std::uint64_t zeroed = header, records_end = header, previous_end = 0;
     int crossings = 0, seals = 0;
-    for (const auto& write : fake.pwritevs()) {
+    for (const auto& write : fake.writes_at()) {
       if (write.offset == 0) {  // a new segment's header: nothing after it is written
         previous_end = records_end;
         zeroed = records_end = header;
@@ -282,7 +282,7 @@ TEST_F(journal_fault, a_segment_the_disk_zeroed_gets_only_page_end_padding) {
     EXPECT_EQ(bytes_written(fake), header) << "zero_fill " << zero_fill;
     for (int i = 1; i <= 1000; ++i) log.write(bytes_of(payload(i)));
     ASSERT_GT(segment_files(where).size(), 2u);
-    for (const auto& write : fake.pwritevs()) {
+    for (const auto& write : fake.writes_at()) {
       if (write.offset == 0 && write.requested == header) continue;  // a segment's header
       std::uint64_t end = static_cast<std::uint64_t>(write.offset) + write.requested;
       EXPECT_EQ(end % page, 0u) << "the write at " << write.offset;
@@ -320,7 +320,7 @@ TEST_F(journal_fault, a_reopened_segment_gets_zeros_ahead_only_past_its_written_
     auto log = journal::open(where, options);
     for (int i = 2; i <= 6; ++i) log.write(bytes_of(value));
     std::vector<std::size_t> sizes;
-    for (const auto& write : fake.pwritevs()) sizes.push_back(write.requested);
+    for (const auto& write : fake.writes_at()) sizes.push_back(write.requested);
     // The first commit wrote zeros ahead to 64 + 64 KiB + 256 KiB, whose
     // last block the 6th record passes: only its commit carries zeros.
     std::vector<std::size_t> expected(5, ahead / 4);
@@ -354,19 +354,19 @@ TEST_F(journal_fault, a_hole_right_after_the_last_record_gets_zeros_ahead) {
   fake_sys fake;
   auto log = journal::open(dir.path(), options);
   log.write(bytes_of(payload(2)));
-  ASSERT_EQ(fake.pwritevs().size(), 1u);
-  EXPECT_EQ(fake.pwritevs().front().requested, payload(2).size() + 24 + ahead);
+  ASSERT_EQ(fake.writes_at().size(), 1u);
+  EXPECT_EQ(fake.writes_at().front().requested, payload(2).size() + 24 + ahead);
 }
 
 // EINTR before the disk zeroed anything: the call is made again.
 TEST_F(journal_fault, an_interrupted_disk_zeroing_is_asked_again) {
   fake_sys fake;
   fake.zero_by_disk();
-  fake.fail(call::fallocate, 1, EINTR);
+  fake.fail(call::preallocate, 1, EINTR);
   auto log = journal::open(dir.path());
-  EXPECT_EQ(fake.calls(call::fallocate), 2);
+  EXPECT_EQ(fake.calls(call::preallocate), 2);
   log.write(bytes_of(payload(1)));
-  EXPECT_EQ(fake.pwritevs().back().requested, 4096 - 64);  // to the page end, no zeros ahead
+  EXPECT_EQ(fake.writes_at().back().requested, 4096 - 64);  // to the page end, no zeros ahead
 }
 
 // A disk or filesystem that refuses to zero (EOPNOTSUPP, or EINVAL from one
@@ -377,16 +377,16 @@ TEST_F(journal_fault, a_refused_disk_zeroing_falls_back_and_a_failed_one_throws)
     std::filesystem::path where = dir / std::to_string(refusal);
     fake_sys fake;
     fake.zero_by_disk();
-    fake.fail(call::fallocate, 1, refusal);
+    fake.fail(call::preallocate, 1, refusal);
     auto log = journal::open(where);
-    EXPECT_EQ(fake.calls(call::fallocate), 2);  // then the plain one
+    EXPECT_EQ(fake.calls(call::preallocate), 2);  // then the plain one
     log.write(bytes_of(payload(1)));
-    ASSERT_FALSE(fake.pwritevs().empty());
-    EXPECT_EQ(fake.pwritevs().back().requested, payload(1).size() + 24 + 256 * 1024);
+    ASSERT_FALSE(fake.writes_at().empty());
+    EXPECT_EQ(fake.writes_at().back().requested, payload(1).size() + 24 + 256 * 1024);
   }
   fake_sys fake;
   fake.zero_by_disk();
-  fake.fail(call::fallocate, 1, EIO);
+  fake.fail(call::preallocate, 1, EIO);
   auto e = thrown([&] { journal::open(dir / "failing"); });
   ASSERT_TRUE(e);
   EXPECT_EQ(e->code().value(), EIO);
@@ -402,7 +402,7 @@ TEST_F(journal_fault, a_record_the_file_ends_inside_is_reported_as_cut_short) {
   fake_sys fake;
   constexpr std::size_t header = 64, into_record = 30;
   int reads = 0;
-  fake.on_preadv([&](int, off_t, std::size_t) {
+  fake.on_read_at([&](int, off_t, std::size_t) {
     std::size_t bytes = ++reads == 1 ? header + into_record : 0;
     return transfer_action{transfer_action::partial, 0, bytes};
   });
@@ -416,14 +416,14 @@ TEST_F(journal_fault, a_failed_fdatasync_poisons_the_journal_and_is_never_retrie
   fake_sys fake;
   auto log = journal::open(dir.path());
   for (int i = 1; i <= 3; ++i) log.write(bytes_of(payload(i)));
-  fake.fail(call::fdatasync, fake.calls(call::fdatasync) + 1, EIO);
+  fake.fail(call::sync_data, fake.calls(call::sync_data) + 1, EIO);
   auto e = thrown([&] { log.write(bytes_of(payload(4))); });
   ASSERT_TRUE(e);
   EXPECT_EQ(e->code().value(), EIO);
   EXPECT_NE(std::string(e->what()).find("fdatasync"), std::string::npos) << e->what();
-  int syncs = fake.calls(call::fdatasync);
+  int syncs = fake.calls(call::sync_data);
   expect_poisoned(log, EIO);
-  EXPECT_EQ(fake.calls(call::fdatasync), syncs);
+  EXPECT_EQ(fake.calls(call::sync_data), syncs);
   // Reopening recovers a clean prefix holding every committed record.
   auto again = journal::open(dir.path());
   auto records = read_records(again);
@@ -440,7 +440,7 @@ TEST_F(journal_fault, after_a_failed_sync_calls_are_refused_naming_it_and_close_
     fake_sys fake;
     auto log = journal::open(dir.path());
     log.write(bytes_of(payload(1)));
-    fake.fail(call::fdatasync, fake.calls(call::fdatasync) + 1, EIO);
+    fake.fail(call::sync_data, fake.calls(call::sync_data) + 1, EIO);
     auto first = thrown([&] { log.write(bytes_of(payload(2))); });
     ASSERT_TRUE(first);
     std::string failure = first->what();
@@ -464,7 +464,7 @@ TEST_F(journal_fault, the_destructor_does_not_report_again_a_failure_a_commit_th
   std::string printed = stderr_of([&] {
     fake_sys fake;
     auto log = journal::open(dir.path());
-    fake.fail(call::fdatasync, fake.calls(call::fdatasync) + 1, EIO);
+    fake.fail(call::sync_data, fake.calls(call::sync_data) + 1, EIO);
     EXPECT_TRUE(thrown([&] { log.write(bytes_of(payload(1))); }));
   });
   EXPECT_EQ(printed, "");
@@ -480,7 +480,7 @@ TEST_F(journal_fault,
     auto log = journal::open(dir.path());
     log.append(bytes_of(payload(1)));
     segment = segment_files(dir.path()).back().native();
-    fake.fail(call::fdatasync, fake.calls(call::fdatasync) + 1, EIO);
+    fake.fail(call::sync_data, fake.calls(call::sync_data) + 1, EIO);
   });
   EXPECT_EQ(printed, "sluice: close " + quoted(dir.path()) + " in its destructor: fdatasync '" +
                          segment + "': " + std::strerror(EIO) + "\n");
@@ -490,7 +490,7 @@ TEST_F(journal_fault, enospc_on_the_write_poisons_the_journal) {
   fake_sys fake;
   auto log = journal::open(dir.path());
   log.write(bytes_of(payload(1)));
-  fake.fail(call::pwritev, fake.calls(call::pwritev) + 1, ENOSPC);
+  fake.fail(call::write_at, fake.calls(call::write_at) + 1, ENOSPC);
   auto e = thrown([&] { log.write(bytes_of(payload(2))); });
   ASSERT_TRUE(e);
   EXPECT_EQ(e->code().value(), ENOSPC);
@@ -503,12 +503,12 @@ TEST_F(journal_fault, enospc_on_the_write_poisons_the_journal) {
 TEST_F(journal_fault, a_short_write_is_continued_and_then_a_failure_poisons) {
   fake_sys fake;
   auto log = journal::open(dir.path());
-  int writes = fake.calls(call::pwritev);
-  fake.short_transfer(call::pwritev, writes + 1, 10);
+  int writes = fake.calls(call::write_at);
+  fake.short_transfer(call::write_at, writes + 1, 10);
   log.write(bytes_of(payload(1)));  // continued: one more pwritev
-  EXPECT_EQ(fake.calls(call::pwritev), writes + 2);
-  fake.short_transfer(call::pwritev, writes + 3, 7);
-  fake.fail(call::pwritev, writes + 4, ENOSPC);
+  EXPECT_EQ(fake.calls(call::write_at), writes + 2);
+  fake.short_transfer(call::write_at, writes + 3, 7);
+  fake.fail(call::write_at, writes + 4, ENOSPC);
   auto e = thrown([&] { log.write(bytes_of(payload(2))); });
   ASSERT_TRUE(e);
   EXPECT_EQ(e->code().value(), ENOSPC);
@@ -543,7 +543,7 @@ TEST_F(journal_fault, a_failed_seal_poisons_and_recovery_keeps_every_record) {
   auto log = journal::open(dir.path(), {.segment_size = 4096});
   int renames = fake.calls(call::rename);
   bool failed = false;
-  fake.on_pwritev([&](int, std::size_t) {
+  fake.on_write_at([&](int, std::size_t) {
     if (failed || fake.calls(call::rename) == renames) return transfer_action{};
     failed = true;  // the first write after the successor's rename: the seal
     return transfer_action{transfer_action::fail, EIO};
@@ -566,14 +566,14 @@ TEST_F(journal_fault, a_failed_seal_poisons_and_recovery_keeps_every_record) {
 // still on disk: a later one goes on from there and no gap opens in their
 // numbers, which would make the journal fail to reopen.
 TEST_F(journal_fault, a_failed_truncate_keeps_the_segments_it_did_not_drop) {
-  for (call failing : {call::unlink, call::rename}) {
-    SCOPED_TRACE(failing == call::unlink ? "unlink" : "rename to the spare");
-    std::filesystem::path where = dir.path() / (failing == call::unlink ? "unlink" : "rename");
+  for (call failing : {call::remove, call::rename}) {
+    SCOPED_TRACE(failing == call::remove ? "unlink" : "rename to the spare");
+    std::filesystem::path where = dir.path() / (failing == call::remove ? "unlink" : "rename");
     fake_sys fake;
     auto log = journal::open(where, {.segment_size = 4096, .reuse_segments = true});
     write_records(log, 1, 120);
     ASSERT_GE(segment_files(where).size(), 4u);
-    int nth = failing == call::unlink ? 2 : 1;  // the second removal, or the rename to the spare
+    int nth = failing == call::remove ? 2 : 1;  // the second removal, or the rename to the spare
     fake.fail(failing, fake.calls(failing) + nth, EIO);
     auto e = thrown([&] { log.truncate_before(121); });
     ASSERT_TRUE(e);
@@ -597,7 +597,7 @@ TEST_F(journal_fault, a_spare_whose_directory_sync_failed_is_not_reused) {
   journal_options options{.segment_size = 4096, .reuse_segments = true};
   auto log = journal::open(dir.path(), options);
   write_records(log, 1, 120);
-  fake.fail(call::fsync, fake.calls(call::fsync) + 1, EIO);
+  fake.fail(call::sync_directory, fake.calls(call::sync_directory) + 1, EIO);
   auto e = thrown([&] { log.truncate_before(121); });
   ASSERT_TRUE(e);
   EXPECT_EQ(e->code().value(), EIO);
@@ -615,8 +615,8 @@ TEST_F(journal_fault, a_spare_whose_directory_sync_failed_is_not_reused) {
 TEST_F(journal_fault, every_waiting_committer_sees_the_failure) {
   fake_sys fake;
   auto log = journal::open(dir.path());
-  int syncs = fake.calls(call::fdatasync);
-  fake.fail(call::fdatasync, syncs + 1, EIO);
+  int syncs = fake.calls(call::sync_data);
+  fake.fail(call::sync_data, syncs + 1, EIO);
   constexpr int threads = 6;
   std::vector<int> errors(threads, 0);
   std::vector<std::thread> committers;
@@ -632,7 +632,7 @@ TEST_F(journal_fault, every_waiting_committer_sees_the_failure) {
   for (int t = 0; t < threads; ++t) EXPECT_EQ(errors[t], EIO) << "thread " << t;
   // The failed sync, never retried, and at most one other that was already
   // under way beside it (two may be in flight); none once it had failed.
-  EXPECT_LE(fake.calls(call::fdatasync), syncs + 2);
+  EXPECT_LE(fake.calls(call::sync_data), syncs + 2);
   auto e = thrown([&] { log.close(); });
   ASSERT_TRUE(e);
 }

@@ -80,7 +80,7 @@ TEST_F(journal_lock, the_lock_moves_with_the_journal_and_ends_with_its_destructi
 
 TEST_F(journal_lock, a_failed_lock_other_than_a_holder_is_reported_as_it_is) {
   fake_sys fake;
-  fake.fail(call::flock, 1, ENOLCK);
+  fake.fail(call::lock, 1, ENOLCK);
   auto error = open_error(dir / "log");
   ASSERT_TRUE(error);
   EXPECT_EQ(error->code().value(), ENOLCK);
@@ -91,7 +91,7 @@ TEST_F(journal_lock, a_failed_lock_other_than_a_holder_is_reported_as_it_is) {
 
 TEST_F(journal_lock, a_holder_not_in_proc_locks_is_still_refused_with_a_clear_message) {
   fake_sys fake;
-  fake.fail(call::flock, 1, EWOULDBLOCK);  // no real lock: /proc/locks names nobody
+  fake.fail(call::lock, 1, EWOULDBLOCK);  // no real lock: /proc/locks names nobody
   auto error = open_error(dir / "log");
   ASSERT_TRUE(error);
   EXPECT_EQ(error->code().value(), EWOULDBLOCK);

@@ -37,8 +37,8 @@ class sync_gate {
   explicit sync_gate(int held_errno = 0) : held_errno_(held_errno) {
     active_ = this;
     table_ = sluice::detail::real_sys();
-    table_.fdatasync = fdatasync_entry;
-    table_.openat = open_entry;
+    table_.sync_data = sync_data_entry;
+    table_.open = open_entry;
     sluice::detail::set_sys(&table_);
   }
   sync_gate(const sync_gate&) = delete;
@@ -60,26 +60,26 @@ class sync_gate {
   bool created_segment_while_held() const { return created_while_held_; }
 
  private:
-  static int fdatasync_entry(int fd) {
+  static int sync_data_entry(int fd) {
     sync_gate& gate = *active_;
     if (gate.syncs_.fetch_add(1) != 0) {
       if (gate.holding_) gate.other_fd_ = fd;
-      return sluice::detail::real_sys().fdatasync(fd);
+      return sluice::detail::real_sys().sync_data(fd);
     }
     gate.held_fd_ = fd;
     gate.holding_ = true;
     gate.held_.set_value();
     gate.released_.wait_for(std::chrono::seconds(20));
-    int result = sluice::detail::real_sys().fdatasync(fd);
+    int result = sluice::detail::real_sys().sync_data(fd);
     gate.holding_ = false;
     if (gate.held_errno_ == 0) return result;
     errno = gate.held_errno_;
     return -1;
   }
-  static int open_entry(int dir, const char* path, int flags, mode_t mode) {
+  static int open_entry(int dir, const char* path, const sluice::detail::open_request& how) {
     sync_gate& gate = *active_;
     if (gate.holding_ && std::string_view(path).ends_with(".tmp")) gate.created_while_held_ = true;
-    return sluice::detail::real_sys().openat(dir, path, flags, mode);
+    return sluice::detail::real_sys().open(dir, path, how);
   }
 
   static inline sync_gate* active_ = nullptr;
@@ -157,8 +157,8 @@ TEST_F(journal_pipeline, a_sync_failing_while_the_next_leader_writes_poisons_wit
   static std::atomic<int> syncs{0};
   syncs = 0;
   sluice::detail::sys_table table = sluice::detail::real_sys();
-  table.fdatasync = [](int fd) {
-    if (syncs.fetch_add(1) != 3) return sluice::detail::real_sys().fdatasync(fd);
+  table.sync_data = [](int fd) {
+    if (syncs.fetch_add(1) != 3) return sluice::detail::real_sys().sync_data(fd);
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
     errno = EIO;
     return -1;

@@ -40,7 +40,7 @@ class read_window_test : public dir_test {
   void SetUp() override {
     write_all(dir / "segment", content_);
     source_ = sluice::file::open(dir / "segment", {.mode = sluice::open_mode::read_only});
-    fake_.on_preadv([this](int, off_t offset, std::size_t requested) {
+    fake_.on_read_at([this](int, off_t offset, std::size_t requested) {
       reads_.push_back({offset, requested});
       return transfer_action{};
     });
@@ -108,11 +108,11 @@ TEST_F(read_window_test, a_file_shorter_than_the_limit_gives_what_it_has) {
 
 TEST_F(read_window_test, data_ranges_run_to_the_limit_where_the_filesystem_cannot_say) {
   read_window window(source_, 5000);
-  fake_.fail(call::lseek, 1, EINVAL);
+  fake_.fail(call::seek_region, 1, EINVAL);
   using ranges = std::vector<std::pair<std::uint64_t, std::uint64_t>>;
   EXPECT_EQ(window.data_ranges(100), (ranges{{100, 5000}}));
-  EXPECT_EQ(fake_.calls(call::lseek), 2);  // SEEK_DATA failed, SEEK_HOLE from the offset
-  fake_.fail(call::lseek, 3, ENXIO);       // nothing but holes from the offset on
+  EXPECT_EQ(fake_.calls(call::seek_region), 2);  // SEEK_DATA failed, SEEK_HOLE from the offset
+  fake_.fail(call::seek_region, 3, ENXIO);       // nothing but holes from the offset on
   EXPECT_EQ(window.data_ranges(100), ranges{});
   EXPECT_TRUE(reads_.empty());
 }
@@ -160,9 +160,9 @@ TEST_F(read_window_test, data_ranges_skip_the_holes_of_a_sparse_file) {
 TEST_F(read_window_test, cached_pages_are_dropped_from_the_next_page_to_the_limit) {
   read_window window(source_, 3 * 4096);
   window.drop_cached_after(100);
-  EXPECT_EQ(fake_.calls(call::fadvise), 1);
+  EXPECT_EQ(fake_.calls(call::drop_cache), 1);
   window.drop_cached_after(2 * 4096 + 1);  // its page runs to the limit: nothing after it
-  EXPECT_EQ(fake_.calls(call::fadvise), 1);
+  EXPECT_EQ(fake_.calls(call::drop_cache), 1);
 }
 
 }  // namespace

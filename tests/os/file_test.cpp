@@ -182,7 +182,7 @@ TEST_F(file_open, every_mode_sets_close_on_exec) {
 
 TEST_F(file_open, append_fails_cleanly_when_its_size_cannot_be_read) {
   fake_sys fake;
-  fake.fail(call::fstat, 1, EIO);
+  fake.fail(call::facts, 1, EIO);
   auto e = thrown([&] { file::open(dir / "a", {.mode = open_mode::append}); });
   ASSERT_TRUE(e);
   EXPECT_EQ(e->code().value(), EIO);
@@ -241,8 +241,8 @@ TEST_F(file_io, write_gather_splits_at_iov_max) {
   fake_sys fake;
   f.write_gather(buffers);
   EXPECT_EQ(f.position(), 3 + used);
-  ASSERT_EQ(fake.calls(call::pwritev), 3);  // ceil(3000 / 1024)
-  const auto& calls = fake.pwritevs();
+  ASSERT_EQ(fake.calls(call::write_at), 3);  // ceil(3000 / 1024)
+  const auto& calls = fake.writes_at();
   auto bytes_in = [&](std::size_t from, std::size_t to) {
     return std::accumulate(sizes.begin() + from, sizes.begin() + to, std::size_t{0});
   };
@@ -263,7 +263,7 @@ TEST_F(file_io, write_gather_of_nothing_or_empty_buffers_makes_no_call) {
   f.write_gather({});
   std::span<const std::byte> empty[3] = {};
   f.write_gather(empty);
-  EXPECT_EQ(fake.calls(call::pwritev), 0);
+  EXPECT_EQ(fake.calls(call::write_at), 0);
   EXPECT_EQ(f.position(), 0u);
 }
 
@@ -297,7 +297,7 @@ TEST_F(file_io, resize_failure_names_the_operation) {
   auto path = dir / "s";
   auto f = file::open(path);
   fake_sys fake;
-  fake.fail(call::ftruncate, 1, EFBIG);
+  fake.fail(call::resize, 1, EFBIG);
   auto e = thrown([&] { f.resize(1u << 20); });
   ASSERT_TRUE(e);
   EXPECT_EQ(e->code().value(), EFBIG);
@@ -308,7 +308,7 @@ TEST_F(file_io, size_failure_names_the_path) {
   auto path = dir / "s";
   auto f = file::open(path);
   fake_sys fake;
-  fake.fail(call::fstat, 1, EIO);
+  fake.fail(call::facts, 1, EIO);
   auto e = thrown([&] { f.size(); });
   ASSERT_TRUE(e);
   EXPECT_EQ(e->code().value(), EIO);
@@ -349,15 +349,15 @@ TEST_F(file_io, preallocate_unsupported_says_so) {
   auto path = dir / "p";
   auto f = file::open(path);
   fake_sys fake;
-  fake.fail(call::fallocate, 1, EOPNOTSUPP);
+  fake.fail(call::preallocate, 1, EOPNOTSUPP);
   auto e = thrown([&] { f.preallocate(0, 4096); });
   ASSERT_TRUE(e);
   EXPECT_EQ(e->code().value(), EOPNOTSUPP);
   std::string what = e->what();
   EXPECT_NE(what.find("not supported"), std::string::npos) << what;
   EXPECT_NE(what.find("preallocate " + quoted(path)), std::string::npos) << what;
-  EXPECT_EQ(fake.calls(call::fallocate), 1);  // never emulated by writing zeros
-  EXPECT_EQ(fake.calls(call::pwritev), 0);
+  EXPECT_EQ(fake.calls(call::preallocate), 1);  // never emulated by writing zeros
+  EXPECT_EQ(fake.calls(call::write_at), 0);
   EXPECT_EQ(f.size(), 0u);
 }
 
@@ -365,7 +365,7 @@ TEST_F(file_io, preallocate_failure_names_the_offset) {
   auto path = dir / "p";
   auto f = file::open(path);
   fake_sys fake;
-  fake.fail(call::fallocate, 1, ENOSPC);
+  fake.fail(call::preallocate, 1, ENOSPC);
   auto e = thrown([&] { f.preallocate(8192, 4096); });
   ASSERT_TRUE(e);
   EXPECT_EQ(e->code().value(), ENOSPC);
@@ -394,9 +394,9 @@ TEST_F(file_io, extent_count_reports_enotty_as_not_supported) {
   auto path = dir / "x";
   auto f = file::open(path);
   fake_sys fake;
-  fake.fail(call::fiemap, 1, ENOTTY);
-  fake.fail(call::fiemap, 2, EOPNOTSUPP);
-  fake.fail(call::fiemap, 3, EIO);
+  fake.fail(call::count_extents, 1, ENOTTY);
+  fake.fail(call::count_extents, 2, EOPNOTSUPP);
+  fake.fail(call::count_extents, 3, EIO);
   for (int i = 0; i < 2; ++i) {
     auto e = thrown([&] { f.extent_count(); });
     ASSERT_TRUE(e);
@@ -414,8 +414,8 @@ TEST_F(file_io, read_failure_names_the_offset) {
   write_all(path, pattern(100));
   auto f = file::open(path, {.mode = open_mode::read_only});
   fake_sys fake;
-  fake.short_transfer(call::preadv, 1, 30);
-  fake.fail(call::preadv, 2, EIO);
+  fake.short_transfer(call::read_at, 1, 30);
+  fake.fail(call::read_at, 2, EIO);
   auto e = thrown([&] { read_text(f, 50, 10); });
   ASSERT_TRUE(e);
   EXPECT_EQ(e->code().value(), EIO);
@@ -430,14 +430,14 @@ TEST_F(file_io, short_and_interrupted_reads_are_continued) {
   write_all(path, data);
   auto f = file::open(path, {.mode = open_mode::read_only});
   fake_sys fake;
-  fake.short_transfer(call::preadv, 1, 1);
-  fake.fail(call::preadv, 2, EINTR);
-  fake.short_transfer(call::preadv, 3, 0);  // a read of 0 is the end of the file
+  fake.short_transfer(call::read_at, 1, 1);
+  fake.fail(call::read_at, 2, EINTR);
+  fake.short_transfer(call::read_at, 3, 0);  // a read of 0 is the end of the file
   EXPECT_EQ(read_text(f, 1000, 0), data.substr(0, 1));
-  fake.short_transfer(call::preadv, 4, 500);
-  fake.fail(call::preadv, 5, EINTR);
+  fake.short_transfer(call::read_at, 4, 500);
+  fake.fail(call::read_at, 5, EINTR);
   EXPECT_EQ(read_text(f, 1000, 0), data);
-  EXPECT_EQ(fake.calls(call::preadv), 6);
+  EXPECT_EQ(fake.calls(call::read_at), 6);
 }
 
 // --- messages ------------------------------------------------------------------
@@ -447,7 +447,7 @@ TEST_F(file_io, write_errors_carry_errno_operation_path_and_offset) {
   auto f = file::open(path);
   f.write(bytes_of(pattern(4096)));
   fake_sys fake;
-  fake.fail(call::pwritev, 1, ENOSPC);
+  fake.fail(call::write_at, 1, ENOSPC);
   auto e = thrown<sluice::write_error>([&] { f.write(bytes_of("tail")); });
   ASSERT_TRUE(e);
   EXPECT_EQ(e->code(), std::error_code(ENOSPC, std::generic_category()));
@@ -463,8 +463,8 @@ TEST_F(file_io, a_partial_write_reports_how_far_it_got) {
   auto f = file::open(path);
   std::string data = pattern(1000);
   fake_sys fake;
-  fake.short_transfer(call::pwritev, 1, 300);
-  fake.fail(call::pwritev, 2, EIO);
+  fake.short_transfer(call::write_at, 1, 300);
+  fake.fail(call::write_at, 2, EIO);
   auto e = thrown<sluice::write_error>([&] { f.write_at(bytes_of(data), 50); });
   ASSERT_TRUE(e);
   EXPECT_EQ(e->code().value(), EIO);
@@ -479,15 +479,15 @@ TEST_F(file_io, write_gather_failure_moves_the_position_to_the_offset) {
   auto path = dir / "out.bin";
   auto f = file::open(path);
   fake_sys fake;
-  fake.short_transfer(call::pwritev, 1, 3);
-  fake.fail(call::pwritev, 2, ENOSPC);
+  fake.short_transfer(call::write_at, 1, 3);
+  fake.fail(call::write_at, 2, ENOSPC);
   std::span<const std::byte> parts[] = {bytes_of("ab"), bytes_of("cdef")};
   auto e = thrown<sluice::write_error>([&] { f.write_gather(parts); });
   ASSERT_TRUE(e);
   EXPECT_EQ(e->offset(), 3u);
   EXPECT_EQ(f.position(), 3u);
-  EXPECT_EQ(fake.pwritevs()[1].offset, 3);
-  EXPECT_EQ(fake.pwritevs()[1].requested, 3u);
+  EXPECT_EQ(fake.writes_at()[1].offset, 3);
+  EXPECT_EQ(fake.writes_at()[1].requested, 3u);
   EXPECT_EQ(read_all(path), "abc");
 }
 

@@ -46,8 +46,8 @@ TEST(pipe_read_fake, a_borrowed_pipe_is_read_in_order_with_readv_whatever_the_of
   fake_sys fake;
   EXPECT_EQ(read_text(in, 6, 4096), "first ");
   EXPECT_EQ(read_text(in, 6, 0), "second");
-  EXPECT_EQ(fake.calls(call::readv), 2);
-  EXPECT_EQ(fake.calls(call::preadv), 0);
+  EXPECT_EQ(fake.calls(call::read_stream), 2);
+  EXPECT_EQ(fake.calls(call::read_at), 0);
 }
 
 TEST(pipe_read_fake, an_owned_pipe_switches_to_readv_after_one_espipe) {
@@ -59,10 +59,10 @@ TEST(pipe_read_fake, an_owned_pipe_switches_to_readv_after_one_espipe) {
   EXPECT_EQ(read_text(in, 6, 0), "first ");
   EXPECT_TRUE(in.sequential());
   EXPECT_EQ(read_text(in, 6, 6), "second");
-  EXPECT_EQ(fake.calls(call::preadv), 1) << "refused with ESPIPE, once";
-  EXPECT_EQ(fake.calls(call::readv), 2);
+  EXPECT_EQ(fake.calls(call::read_at), 1) << "refused with ESPIPE, once";
+  EXPECT_EQ(fake.calls(call::read_stream), 2);
   EXPECT_TRUE(in.is_stream());
-  EXPECT_EQ(fake.calls(call::fstat), 0) << "the ESPIPE said it already";
+  EXPECT_EQ(fake.calls(call::facts), 0) << "the ESPIPE said it already";
 }
 
 TEST(pipe_read_fake, readv_short_transfers_of_every_length_are_continued) {
@@ -73,9 +73,9 @@ TEST(pipe_read_fake, readv_short_transfers_of_every_length_are_continued) {
     ASSERT_TRUE(write_pieces(ends.write_end(), text, text.size()));
     file in = file::borrow(ends.read_end(), "pipe");
     fake_sys fake;
-    fake.short_transfer(call::readv, 1, k);
+    fake.short_transfer(call::read_stream, 1, k);
     EXPECT_EQ(read_text(in, text.size(), 0), text) << "cut after " << k;
-    EXPECT_EQ(fake.calls(call::readv), k == text.size() ? 1 : 2) << k;
+    EXPECT_EQ(fake.calls(call::read_stream), k == text.size() ? 1 : 2) << k;
   }
 }
 
@@ -84,9 +84,9 @@ TEST(pipe_read_fake, an_interrupted_readv_is_restarted) {
   ASSERT_TRUE(write_pieces(ends.write_end(), "interrupted", 100));
   file in = file::borrow(ends.read_end(), "pipe");
   fake_sys fake;
-  fake.fail(call::readv, 1, EINTR);
+  fake.fail(call::read_stream, 1, EINTR);
   EXPECT_EQ(read_text(in, 11, 0), "interrupted");
-  EXPECT_EQ(fake.calls(call::readv), 2);
+  EXPECT_EQ(fake.calls(call::read_stream), 2);
 }
 
 TEST(pipe_read_fake, eio_names_the_offset_of_the_first_byte_not_read) {
@@ -94,8 +94,8 @@ TEST(pipe_read_fake, eio_names_the_offset_of_the_first_byte_not_read) {
   ASSERT_TRUE(write_pieces(ends.write_end(), "0123456789", 100));
   file in = file::borrow(ends.read_end(), "the pipe");
   fake_sys fake;
-  fake.short_transfer(call::readv, 1, 4);
-  fake.fail(call::readv, 2, EIO);
+  fake.short_transfer(call::read_stream, 1, 4);
+  fake.fail(call::read_stream, 2, EIO);
   std::byte buffer[10];
   auto e = thrown([&] { in.read_at(buffer, 100); });
   ASSERT_TRUE(e);
@@ -109,20 +109,20 @@ TEST(pipe_read_fake, eagain_on_a_non_blocking_pipe_waits_in_poll_then_continues)
   ASSERT_TRUE(write_pieces(ends.write_end(), "non-blocking", 100));
   file in = file::borrow(ends.read_end(), "pipe");
   fake_sys fake;
-  fake.fail(call::readv, 1, EAGAIN);
-  fake.short_transfer(call::readv, 2, 3);
-  fake.fail(call::readv, 3, EAGAIN);
+  fake.fail(call::read_stream, 1, EAGAIN);
+  fake.short_transfer(call::read_stream, 2, 3);
+  fake.fail(call::read_stream, 3, EAGAIN);
   EXPECT_EQ(read_text(in, 12, 0), "non-blocking");
-  EXPECT_EQ(fake.calls(call::poll), 2);
-  EXPECT_EQ(fake.calls(call::readv), 4);
+  EXPECT_EQ(fake.calls(call::wait_ready), 2);
+  EXPECT_EQ(fake.calls(call::read_stream), 4);
 }
 
 TEST(pipe_read_fake, eagain_is_reported_when_poll_fails) {
   pipe_ends ends(O_NONBLOCK);
   file in = file::borrow(ends.read_end(), "pipe");
   fake_sys fake;
-  fake.fail(call::readv, 1, EAGAIN);
-  fake.fail(call::poll, 1, ENOMEM);
+  fake.fail(call::read_stream, 1, EAGAIN);
+  fake.fail(call::wait_ready, 1, ENOMEM);
   std::byte buffer[4];
   auto e = thrown([&] { in.read_at(buffer, 0); });
   ASSERT_TRUE(e);

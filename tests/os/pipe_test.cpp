@@ -53,11 +53,11 @@ TEST(pipe_fake, writev_partial_transfers_of_every_length_are_continued) {
     file out = file::borrow(ends.write_end(), "pipe");
     {
       fake_sys fake;
-      fake.short_transfer(call::writev, 1, k);
+      fake.short_transfer(call::write_stream, 1, k);
       std::span<const std::byte> pieces[] = {bytes_of(head), bytes_of(middle), bytes_of(tail)};
       out.write_gather(pieces);
-      EXPECT_EQ(fake.calls(call::pwritev), 0);
-      EXPECT_EQ(fake.calls(call::writev), k == text.size() ? 1 : 2) << k;
+      EXPECT_EQ(fake.calls(call::write_at), 0);
+      EXPECT_EQ(fake.calls(call::write_stream), k == text.size() ? 1 : 2) << k;
     }
     EXPECT_EQ(out.position(), text.size());
     out.close();
@@ -73,13 +73,13 @@ TEST(pipe_fake, an_owned_pipe_switches_to_writev_after_one_espipe) {
   out.write(bytes_of("first "));
   EXPECT_TRUE(out.sequential());
   out.write(bytes_of("second"));
-  EXPECT_EQ(fake.calls(call::pwritev), 1);  // refused with ESPIPE, once
-  ASSERT_EQ(fake.pwritevs().size(), 1u);
-  EXPECT_EQ(fake.pwritevs()[0].error, ESPIPE);
-  EXPECT_EQ(fake.calls(call::writev), 2);
+  EXPECT_EQ(fake.calls(call::write_at), 1);  // refused with ESPIPE, once
+  ASSERT_EQ(fake.writes_at().size(), 1u);
+  EXPECT_EQ(fake.writes_at()[0].error, ESPIPE);
+  EXPECT_EQ(fake.calls(call::write_stream), 2);
   EXPECT_EQ(out.position(), 12u);
   EXPECT_TRUE(out.is_stream());
-  EXPECT_EQ(fake.calls(call::fstat), 0) << "the ESPIPE said it already";
+  EXPECT_EQ(fake.calls(call::facts), 0) << "the ESPIPE said it already";
   out.close();
   EXPECT_EQ(read_to_end(ends.read_end()), "first second");
 }
@@ -89,7 +89,7 @@ TEST(pipe_fake, every_writev_interrupted_once_is_transparent) {
   std::string sent;
   {
     fake_sys fake;
-    fake.interrupt_every_writev();
+    fake.interrupt_every_write_stream();
     writer out(file::borrow(ends.write_end(), "pipe"), {.buffer_size = 100});
     for (int i = 0; i < 50; ++i) {
       std::string piece = pattern(37, static_cast<std::uint64_t>(i));
@@ -97,8 +97,8 @@ TEST(pipe_fake, every_writev_interrupted_once_is_transparent) {
       sent += piece;
     }
     out.close();
-    EXPECT_GT(fake.calls(call::writev), 2);
-    EXPECT_EQ(fake.calls(call::writev) % 2, 0) << "each call interrupted once, then done";
+    EXPECT_GT(fake.calls(call::write_stream), 2);
+    EXPECT_EQ(fake.calls(call::write_stream) % 2, 0) << "each call interrupted once, then done";
   }
   ::close(ends.take_write_end());
   EXPECT_EQ(read_to_end(ends.read_end()), sent);
@@ -107,21 +107,21 @@ TEST(pipe_fake, every_writev_interrupted_once_is_transparent) {
 TEST(pipe_fake, eagain_on_a_non_blocking_pipe_waits_in_poll_then_continues) {
   pipe_ends ends(O_NONBLOCK);
   fake_sys fake;
-  fake.fail(call::writev, 1, EAGAIN);
-  fake.short_transfer(call::writev, 2, 3);
-  fake.fail(call::writev, 3, EAGAIN);
+  fake.fail(call::write_stream, 1, EAGAIN);
+  fake.short_transfer(call::write_stream, 2, 3);
+  fake.fail(call::write_stream, 3, EAGAIN);
   file out = file::borrow(ends.write_end(), "pipe");
   out.write(bytes_of("non-blocking"));
-  EXPECT_EQ(fake.calls(call::poll), 2);
-  EXPECT_EQ(fake.calls(call::writev), 4);
+  EXPECT_EQ(fake.calls(call::wait_ready), 2);
+  EXPECT_EQ(fake.calls(call::write_stream), 4);
   EXPECT_EQ(read_to_end(ends.read_end(), 12), "non-blocking");
 }
 
 TEST(pipe_fake, eagain_is_reported_when_poll_fails) {
   pipe_ends ends(O_NONBLOCK);
   fake_sys fake;
-  fake.fail(call::writev, 1, EAGAIN);
-  fake.fail(call::poll, 1, ENOMEM);
+  fake.fail(call::write_stream, 1, EAGAIN);
+  fake.fail(call::wait_ready, 1, ENOMEM);
   file out = file::borrow(ends.write_end(), "the pipe");
   auto e = thrown<sluice::write_error>([&] { out.write(bytes_of("x")); });
   ASSERT_TRUE(e);
@@ -133,8 +133,8 @@ TEST(pipe_fake, eagain_is_reported_when_poll_fails) {
 TEST(pipe_fake, epipe_sticks_names_the_pipe_and_keeps_the_bytes_buffered) {
   pipe_ends ends;
   fake_sys fake;
-  fake.short_transfer(call::writev, 1, 10);
-  fake.fail(call::writev, 2, EPIPE);
+  fake.short_transfer(call::write_stream, 1, 10);
+  fake.fail(call::write_stream, 2, EPIPE);
   writer out(file::borrow(ends.write_end(), "standard output"), {.buffer_size = 64});
   std::string text = pattern(100, 5);
   auto e = thrown<sluice::write_error>([&] {
@@ -148,12 +148,12 @@ TEST(pipe_fake, epipe_sticks_names_the_pipe_and_keeps_the_bytes_buffered) {
             std::string::npos)
       << e->what();
   EXPECT_EQ(out.tell() - out.buffered(), 10u);
-  int writevs = fake.calls(call::writev);
+  int writevs = fake.calls(call::write_stream);
   auto again = thrown<sluice::write_error>([&] { out.put('x'); });
   ASSERT_TRUE(again);
   EXPECT_STREQ(again->what(), e->what());
   EXPECT_THROW(out.close(), sluice::write_error);
-  EXPECT_EQ(fake.calls(call::writev), writevs) << "a write was retried";
+  EXPECT_EQ(fake.calls(call::write_stream), writevs) << "a write was retried";
   EXPECT_EQ(read_to_end(ends.read_end(), 10), text.substr(0, 10));
 }
 

@@ -62,7 +62,7 @@ TEST_F(transfer_test, every_byte_goes_to_its_offset_through_short_writes_of_ever
     std::string text = model;
     auto iov = pieces(text, {5, 0, 20, 7});  // an empty buffer in the middle
     fake_sys fake;
-    fake.short_transfer(call::pwritev, 1, cut);
+    fake.short_transfer(call::write_at, 1, cut);
     auto result = transfer(fd(), direction::write, iov.data(), iov.size(), 100);
     EXPECT_EQ(result.done, model.size()) << "cut at " << cut;
     EXPECT_EQ(result.error, 0);
@@ -71,9 +71,9 @@ TEST_F(transfer_test, every_byte_goes_to_its_offset_through_short_writes_of_ever
     // The second call starts where the first stopped, with what was left of
     // the buffer it stopped in (after a write of nothing too: it is tried
     // once more).
-    ASSERT_EQ(fake.pwritevs().size(), 2u) << "cut at " << cut;
-    EXPECT_EQ(fake.pwritevs().back().offset, static_cast<off_t>(100 + cut));
-    EXPECT_EQ(fake.pwritevs().back().requested, model.size() - cut);
+    ASSERT_EQ(fake.writes_at().size(), 2u) << "cut at " << cut;
+    EXPECT_EQ(fake.writes_at().back().offset, static_cast<off_t>(100 + cut));
+    EXPECT_EQ(fake.writes_at().back().requested, model.size() - cut);
   }
 }
 
@@ -85,11 +85,11 @@ TEST_F(transfer_test, more_than_iov_max_buffers_take_one_call_per_iov_max) {
   auto result = transfer(fd(), direction::write, iov.data(), iov.size(), 0);
   EXPECT_EQ(result.done, text.size());
   EXPECT_EQ(result.error, 0);
-  ASSERT_EQ(fake.pwritevs().size(), 3u);
-  EXPECT_EQ(fake.pwritevs()[0].iov_count, IOV_MAX);
-  EXPECT_EQ(fake.pwritevs()[1].iov_count, IOV_MAX);
-  EXPECT_EQ(fake.pwritevs()[2].iov_count, 5);
-  EXPECT_EQ(fake.pwritevs()[1].offset, IOV_MAX);
+  ASSERT_EQ(fake.writes_at().size(), 3u);
+  EXPECT_EQ(fake.writes_at()[0].iov_count, IOV_MAX);
+  EXPECT_EQ(fake.writes_at()[1].iov_count, IOV_MAX);
+  EXPECT_EQ(fake.writes_at()[2].iov_count, 5);
+  EXPECT_EQ(fake.writes_at()[1].offset, IOV_MAX);
   EXPECT_EQ(content(), text);
 }
 
@@ -97,12 +97,12 @@ TEST_F(transfer_test, an_interrupted_write_is_restarted_at_the_same_offset) {
   std::string text = pattern(300);
   auto iov = pieces(text, {100, 100});
   fake_sys fake;
-  fake.interrupt_every_pwritev();
-  fake.short_transfer(call::pwritev, 2, 150);  // the first call that reaches the OS
+  fake.interrupt_every_write_at();
+  fake.short_transfer(call::write_at, 2, 150);  // the first call that reaches the OS
   auto result = transfer(fd(), direction::write, iov.data(), iov.size(), 0);
   EXPECT_EQ(result.done, text.size());
   EXPECT_EQ(result.error, 0);
-  EXPECT_EQ(fake.calls(call::pwritev), 4);  // EINTR, 150 bytes, EINTR, the rest
+  EXPECT_EQ(fake.calls(call::write_at), 4);  // EINTR, 150 bytes, EINTR, the rest
   EXPECT_EQ(content(), text);
 }
 
@@ -110,13 +110,13 @@ TEST_F(transfer_test, a_write_of_nothing_twice_in_a_row_is_eio_after_what_was_wr
   std::string text = pattern(100);
   auto iov = pieces(text, {});
   fake_sys fake;
-  fake.short_transfer(call::pwritev, 1, 30);
-  fake.short_transfer(call::pwritev, 2, 0);
-  fake.short_transfer(call::pwritev, 3, 0);
+  fake.short_transfer(call::write_at, 1, 30);
+  fake.short_transfer(call::write_at, 2, 0);
+  fake.short_transfer(call::write_at, 3, 0);
   auto result = transfer(fd(), direction::write, iov.data(), iov.size(), 0);
   EXPECT_EQ(result.done, 30u);
   EXPECT_EQ(result.error, EIO);
-  EXPECT_EQ(fake.calls(call::pwritev), 3);
+  EXPECT_EQ(fake.calls(call::write_at), 3);
   EXPECT_EQ(content(), text.substr(0, 30));
 }
 
@@ -124,12 +124,12 @@ TEST_F(transfer_test, a_failure_returns_its_errno_and_the_bytes_before_it) {
   std::string text = pattern(100);
   auto iov = pieces(text, {10, 10});
   fake_sys fake;
-  fake.short_transfer(call::pwritev, 1, 25);
-  fake.fail(call::pwritev, 2, ENOSPC);
+  fake.short_transfer(call::write_at, 1, 25);
+  fake.fail(call::write_at, 2, ENOSPC);
   auto result = transfer(fd(), direction::write, iov.data(), iov.size(), 7);
   EXPECT_EQ(result.done, 25u);
   EXPECT_EQ(result.error, ENOSPC);
-  EXPECT_EQ(fake.calls(call::pwritev), 2);  // never retried
+  EXPECT_EQ(fake.calls(call::write_at), 2);  // never retried
   EXPECT_EQ(content(), std::string(7, '\0') + text.substr(0, 25));
 }
 
@@ -137,11 +137,11 @@ TEST_F(transfer_test, eagain_waits_in_poll_then_continues) {
   std::string text = pattern(50);
   auto iov = pieces(text, {});
   fake_sys fake;
-  fake.fail(call::pwritev, 1, EAGAIN);
+  fake.fail(call::write_at, 1, EAGAIN);
   auto result = transfer(fd(), direction::write, iov.data(), iov.size(), 0);
   EXPECT_EQ(result.error, 0);
   EXPECT_EQ(result.done, text.size());
-  EXPECT_EQ(fake.calls(call::poll), 1);
+  EXPECT_EQ(fake.calls(call::wait_ready), 1);
   EXPECT_EQ(content(), text);
 }
 
@@ -149,13 +149,13 @@ TEST_F(transfer_test, eagain_is_returned_when_poll_fails) {
   std::string text = pattern(50);
   auto iov = pieces(text, {});
   fake_sys fake;
-  fake.fail(call::pwritev, 1, EAGAIN);
-  fake.fail(call::poll, 1, EINTR);  // restarted
-  fake.fail(call::poll, 2, ENOMEM);
+  fake.fail(call::write_at, 1, EAGAIN);
+  fake.fail(call::wait_ready, 1, EINTR);  // restarted
+  fake.fail(call::wait_ready, 2, ENOMEM);
   auto result = transfer(fd(), direction::write, iov.data(), iov.size(), 0);
   EXPECT_EQ(result.error, EAGAIN);
   EXPECT_EQ(result.done, 0u);
-  EXPECT_EQ(fake.calls(call::poll), 2);
+  EXPECT_EQ(fake.calls(call::wait_ready), 2);
 }
 
 TEST_F(transfer_test, a_pipe_refusing_pwritev_is_written_with_writev_from_then_on) {
@@ -163,13 +163,13 @@ TEST_F(transfer_test, a_pipe_refusing_pwritev_is_written_with_writev_from_then_o
   std::string text = pattern(100);
   auto iov = pieces(text, {40});
   fake_sys fake;
-  fake.short_transfer(call::writev, 1, 10);
+  fake.short_transfer(call::write_stream, 1, 10);
   auto result = transfer(pipe.write_end(), direction::write, iov.data(), iov.size(), 500);
   EXPECT_EQ(result.done, text.size());
   EXPECT_EQ(result.error, 0);
   EXPECT_TRUE(result.sequential);
-  EXPECT_EQ(fake.calls(call::pwritev), 1);  // the ESPIPE
-  EXPECT_EQ(fake.calls(call::writev), 2);
+  EXPECT_EQ(fake.calls(call::write_at), 1);  // the ESPIPE
+  EXPECT_EQ(fake.calls(call::write_stream), 2);
   pipe.close_write();
   EXPECT_EQ(read_to_end(pipe.read_end()), text);
 }
@@ -181,7 +181,7 @@ TEST_F(transfer_test, sequential_writes_never_try_pwritev) {
   auto result = transfer(fd(), direction::write, iov.data(), iov.size(), 1000, true);
   EXPECT_EQ(result.done, text.size());
   EXPECT_TRUE(result.sequential);
-  EXPECT_EQ(fake.calls(call::pwritev), 0);
+  EXPECT_EQ(fake.calls(call::write_at), 0);
   EXPECT_EQ(content(), text);  // at the descriptor's own offset, not at 1000
 }
 
@@ -191,12 +191,12 @@ TEST_F(transfer_test, a_read_continues_short_reads_and_stops_at_the_end_of_the_f
   std::string got(150, '\0');
   auto iov = pieces(got, {30, 30});
   fake_sys fake;
-  fake.short_transfer(call::preadv, 1, 45);
-  fake.fail(call::preadv, 2, EINTR);
+  fake.short_transfer(call::read_at, 1, 45);
+  fake.fail(call::read_at, 2, EINTR);
   auto result = transfer(fd(), direction::read, iov.data(), iov.size(), 20);
   EXPECT_EQ(result.error, 0);
-  EXPECT_EQ(result.done, 80u);             // the file ends 80 bytes after offset 20
-  EXPECT_EQ(fake.calls(call::preadv), 4);  // 45 bytes, EINTR, 35 bytes, end of file
+  EXPECT_EQ(result.done, 80u);              // the file ends 80 bytes after offset 20
+  EXPECT_EQ(fake.calls(call::read_at), 4);  // 45 bytes, EINTR, 35 bytes, end of file
   EXPECT_EQ(got.substr(0, 80), text.substr(20));
 }
 

@@ -1,9 +1,5 @@
 #include "support/fake_sys.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <stdexcept>
@@ -13,7 +9,9 @@
 namespace sluice_test {
 namespace {
 
-const sluice::detail::sys_table& real() { return sluice::detail::real_sys(); }
+using sluice::detail::sys_table;
+
+const sys_table& real() { return sluice::detail::real_sys(); }
 
 std::size_t total(const iovec* iov, int count) {
   std::size_t sum = 0;
@@ -38,53 +36,69 @@ int failed(int error_value) {
   return -1;
 }
 
+bool transfers_bytes(call which) {
+  return which == call::write_at || which == call::read_at || which == call::write_stream ||
+         which == call::read_stream;
+}
+
 }  // namespace
 
 fake_sys* fake_sys::active_ = nullptr;
 
+template <call which, class R, class... Args, R (*sluice::detail::sys_table::*member)(Args...)>
+struct fake_sys::forward<which, member> {
+  static R entry(Args... args) {
+    std::lock_guard lock(active_->mutex_);
+    if (auto planned = active_->next(which)) return static_cast<R>(failed(planned->error));
+    return (real().*member)(args...);
+  }
+};
+
 fake_sys::fake_sys()
     : table_{
-          .openat = open_entry,
+          .open = open_entry,
           .close = close_entry,
-          .pwritev = pwritev_entry,
-          .preadv = preadv_entry,
-          .writev = writev_entry,
-          .readv = readv_entry,
-          .poll = poll_entry,
-          .fdatasync = fdatasync_entry,
-          .fsync = fsync_entry,
-          .fallocate = fallocate_entry,
-          .ftruncate = ftruncate_entry,
-          .fstat = fstat_entry,
-          .getfl = getfl_entry,
-          .fiemap = fiemap_entry,
-          .linkat = linkat_entry,
-          .renameat = rename_entry,
-          .unlinkat = unlink_entry,
-          .stat = stat_entry,
-          .sync_file_range = sync_file_range_entry,
-          .fadvise = fadvise_entry,
-          .statx = statx_entry,
-          .mkdir = mkdir_entry,
-          .getdents64 = getdents64_entry,
-          .lseek = lseek_entry,
-          .setfl = setfl_entry,
-          .flock = flock_entry,
-          .lstat = lstat_entry,
-          .readlinkat = readlinkat_entry,
-          .fstatfs = fstatfs_entry,
-          .geteuid = geteuid_entry,
-          .fchown = fchown_entry,
-          .fchmod = fchmod_entry,
-          .listxattr = listxattr_entry,
-          .getxattr = getxattr_entry,
-          .fsetxattr = fsetxattr_entry,
-          .fremovexattr = fremovexattr_entry,
-          .ring_open = ring_open_entry,
-          .ring_close = ring_close_entry,
-          .ring_register = ring_register_entry,
-          .ring_write = ring_write_entry,
-          .ring_wait = ring_wait_entry,
+          .write_at = transfer_entry<call::write_at>,
+          .read_at = transfer_entry<call::read_at>,
+          .write_stream = stream_entry<call::write_stream>,
+          .read_stream = stream_entry<call::read_stream>,
+          .wait_ready = forward<call::wait_ready, &sys_table::wait_ready>::entry,
+          .sync_data = forward<call::sync_data, &sys_table::sync_data>::entry,
+          .sync_all = sync_entry<call::sync_all>,
+          .sync_directory = sync_entry<call::sync_directory>,
+          .preallocate = preallocate_entry,
+          .resize = forward<call::resize, &sys_table::resize>::entry,
+          .facts = forward<call::facts, &sys_table::facts>::entry,
+          .state = forward<call::state, &sys_table::state>::entry,
+          .set_state = forward<call::set_state, &sys_table::set_state>::entry,
+          .direct_alignment = direct_alignment_entry,
+          .count_extents = forward<call::count_extents, &sys_table::count_extents>::entry,
+          .writeback = writeback_entry,
+          .drop_cache = forward<call::drop_cache, &sys_table::drop_cache>::entry,
+          .seek_region = forward<call::seek_region, &sys_table::seek_region>::entry,
+          .rename = forward<call::rename, &sys_table::rename>::entry,
+          .remove = forward<call::remove, &sys_table::remove>::entry,
+          .make_directory = forward<call::make_directory, &sys_table::make_directory>::entry,
+          .list_directory = forward<call::list_directory, &sys_table::list_directory>::entry,
+          .lock = forward<call::lock, &sys_table::lock>::entry,
+          .can_link_unnamed = forward<call::can_link_unnamed, &sys_table::can_link_unnamed>::entry,
+          .link_unnamed = forward<call::link_unnamed, &sys_table::link_unnamed>::entry,
+          .async_open = async_open_entry,
+          .async_close = async_close_entry,
+          .async_register = async_register_entry,
+          .async_submit = async_submit_entry,
+          .async_complete = async_complete_entry,
+          .path_facts = forward<call::path_facts, &sys_table::path_facts>::entry,
+          .read_link = forward<call::read_link, &sys_table::read_link>::entry,
+          .on_procfs = forward<call::on_procfs, &sys_table::on_procfs>::entry,
+          .mount_root = forward<call::mount_root, &sys_table::mount_root>::entry,
+          .effective_user = effective_user_entry,
+          .set_owner = forward<call::set_owner, &sys_table::set_owner>::entry,
+          .set_mode = forward<call::set_mode, &sys_table::set_mode>::entry,
+          .list_attributes = forward<call::list_attributes, &sys_table::list_attributes>::entry,
+          .get_attribute = forward<call::get_attribute, &sys_table::get_attribute>::entry,
+          .set_attribute = forward<call::set_attribute, &sys_table::set_attribute>::entry,
+          .remove_attribute = forward<call::remove_attribute, &sys_table::remove_attribute>::entry,
       } {
   if (active_) throw std::logic_error("fake_sys: one at a time");
   log_.reserve(256);  // the first calls log without allocating: see on_open()
@@ -102,9 +116,9 @@ void fake_sys::fail(call which, int nth, int error_value) {
 }
 
 void fake_sys::short_transfer(call which, int nth, std::size_t bytes) {
-  if (which != call::pwritev && which != call::preadv && which != call::writev &&
-      which != call::readv)
-    throw std::logic_error("fake_sys: only pwritev, writev, preadv and readv transfer bytes");
+  if (!transfers_bytes(which))
+    throw std::logic_error(
+        "fake_sys: only write_at, write_stream, read_at and read_stream transfer bytes");
   planned_[{which, nth}] = plan{0, bytes};
 }
 
@@ -116,11 +130,11 @@ std::optional<fake_sys::plan> fake_sys::next(call which) {
   return std::nullopt;
 }
 
-// For pwritev and writev with interruption asked: true (the call counted)
-// every other time, the retry reaching the OS.
+// For write_at and write_stream with interruption asked: true (the call
+// counted) every other time, the retry reaching the OS.
 bool fake_sys::interrupted(call which) {
-  if (which != call::pwritev && which != call::writev) return false;
-  std::size_t i = which == call::pwritev ? 0 : 1;
+  if (which != call::write_at && which != call::write_stream) return false;
+  std::size_t i = which == call::write_at ? 0 : 1;
   if (!interrupt_[i]) return false;
   interrupted_last_[i] = !interrupted_last_[i];
   if (!interrupted_last_[i]) return false;
@@ -132,8 +146,8 @@ bool fake_sys::interrupted(call which) {
 // Counts the transfer; what the plan or, failing that, the hook says.
 std::optional<fake_sys::plan> fake_sys::planned_transfer(call which, std::size_t requested) {
   std::optional<plan> planned = next(which);
-  if (planned || (which != call::pwritev && which != call::writev)) return planned;
-  auto& hook = which == call::pwritev ? pwritev_hook_ : writev_hook_;
+  if (planned || (which != call::write_at && which != call::write_stream)) return planned;
+  auto& hook = which == call::write_at ? write_at_hook_ : write_stream_hook_;
   if (!hook) return planned;
   transfer_action action = hook(calls(which), requested);
   if (action.what == transfer_action::fail) return plan{action.error, std::nullopt};
@@ -141,25 +155,25 @@ std::optional<fake_sys::plan> fake_sys::planned_transfer(call which, std::size_t
   return std::nullopt;
 }
 
-ssize_t fake_sys::transfer(call which, int fd, const iovec* iov, int count, off_t offset) {
+ssize_t fake_sys::transfer(call which, int fd, const iovec* iov, int count, std::int64_t offset) {
   auto real_call = [&](const iovec* v, int n) {
-    if (which == call::writev) return real().writev(fd, v, n);
-    if (which == call::readv) return real().readv(fd, v, n);
-    return (which == call::pwritev ? real().pwritev : real().preadv)(fd, v, n, offset);
+    if (which == call::write_stream) return real().write_stream(fd, v, n);
+    if (which == call::read_stream) return real().read_stream(fd, v, n);
+    return (which == call::write_at ? real().write_at : real().read_at)(fd, v, n, offset);
   };
   std::size_t requested = total(iov, count);
   auto record = [&](ssize_t result) {
     int saved = errno;  // the caller reads errno after we return
-    pwritev_record done{fd, offset, requested, count, result, result < 0 ? saved : 0};
-    if (which == call::pwritev) pwritevs_.push_back(done);
-    if (which == call::writev) writevs_.push_back(done);
+    write_record done{fd, offset, requested, count, result, result < 0 ? saved : 0};
+    if (which == call::write_at) writes_at_.push_back(done);
+    if (which == call::write_stream) stream_writes_.push_back(done);
     errno = saved;
     return result;
   };
   if (interrupted(which)) return record(failed(EINTR));
   std::optional<plan> planned = planned_transfer(which, requested);
-  if (!planned && which == call::preadv && preadv_hook_) {
-    transfer_action action = preadv_hook_(fd, offset, requested);
+  if (!planned && which == call::read_at && read_at_hook_) {
+    transfer_action action = read_at_hook_(fd, offset, requested);
     if (action.what == transfer_action::fail) planned = plan{action.error, std::nullopt};
     if (action.what == transfer_action::partial) planned = plan{0, action.bytes};
   }
@@ -171,16 +185,15 @@ ssize_t fake_sys::transfer(call which, int fd, const iovec* iov, int count, off_
   return record(real_call(iov, count));
 }
 
-int fake_sys::open_entry(int dir, const char* path, int flags, mode_t mode) {
+int fake_sys::open_entry(int dir, const char* path, const sluice::detail::open_request& how) {
   std::lock_guard lock(active_->mutex_);
-  active_->open_flags_.push_back(flags);
+  active_->opens_.push_back(how);
   active_->open_paths_.push_back(path);
-  active_->open_modes_.push_back(mode);
   if (auto planned = active_->next(call::open)) return failed(planned->error);
-  if (active_->refuse_o_tmpfile_ && (flags & O_TMPFILE) == O_TMPFILE) return failed(EOPNOTSUPP);
+  if (active_->refuse_unnamed_temporary_ && how.unnamed_temporary) return failed(EOPNOTSUPP);
   if (active_->open_hook_)
-    if (int error = active_->open_hook_(path, flags); error != 0) return failed(error);
-  return real().openat(dir, path, flags, mode);
+    if (int error = active_->open_hook_(path, how); error != 0) return failed(error);
+  return real().open(dir, path, how);
 }
 
 int fake_sys::close_entry(int fd) {
@@ -191,296 +204,145 @@ int fake_sys::close_entry(int fd) {
   return result;
 }
 
-ssize_t fake_sys::pwritev_entry(int fd, const iovec* iov, int count, off_t offset) {
+template <call which>
+ssize_t fake_sys::transfer_entry(int fd, const iovec* iov, int count, std::int64_t offset) {
   std::lock_guard lock(active_->mutex_);
-  return active_->transfer(call::pwritev, fd, iov, count, offset);
+  return active_->transfer(which, fd, iov, count, offset);
 }
 
-ssize_t fake_sys::preadv_entry(int fd, const iovec* iov, int count, off_t offset) {
+template <call which>
+ssize_t fake_sys::stream_entry(int fd, const iovec* iov, int count) {
   std::lock_guard lock(active_->mutex_);
-  return active_->transfer(call::preadv, fd, iov, count, offset);
+  return active_->transfer(which, fd, iov, count, -1);
 }
 
-ssize_t fake_sys::writev_entry(int fd, const iovec* iov, int count) {
+template <call which>
+int fake_sys::sync_entry(int fd) {
   std::lock_guard lock(active_->mutex_);
-  return active_->transfer(call::writev, fd, iov, count, -1);
+  sluice::detail::file_facts facts;
+  if (real().facts(fd, &facts) == 0)
+    active_->synced_.push_back({static_cast<dev_t>(facts.device), static_cast<ino_t>(facts.inode)});
+  if (auto planned = active_->next(which)) return failed(planned->error);
+  return which == call::sync_all ? real().sync_all(fd) : real().sync_directory(fd);
 }
 
-ssize_t fake_sys::readv_entry(int fd, const iovec* iov, int count) {
+int fake_sys::preallocate_entry(int fd, std::int64_t offset, std::int64_t length,
+                                sluice::detail::space_mode how) {
   std::lock_guard lock(active_->mutex_);
-  return active_->transfer(call::readv, fd, iov, count, -1);
-}
-
-int fake_sys::poll_entry(struct pollfd* fds, unsigned long count, int timeout) {
-  std::lock_guard lock(active_->mutex_);
-  if (auto planned = active_->next(call::poll)) return failed(planned->error);
-  return real().poll(fds, count, timeout);
-}
-
-int fake_sys::fdatasync_entry(int fd) {
-  std::lock_guard lock(active_->mutex_);
-  if (auto planned = active_->next(call::fdatasync)) return failed(planned->error);
-  return real().fdatasync(fd);
-}
-
-int fake_sys::fsync_entry(int fd) {
-  std::lock_guard lock(active_->mutex_);
-  struct stat st {};
-  if (real().fstat(fd, &st) == 0) active_->fsynced_.push_back({st.st_dev, st.st_ino});
-  if (auto planned = active_->next(call::fsync)) return failed(planned->error);
-  return real().fsync(fd);
-}
-
-int fake_sys::fallocate_entry(int fd, int mode, off_t offset, off_t length) {
-  std::lock_guard lock(active_->mutex_);
-  if (auto planned = active_->next(call::fallocate)) return failed(planned->error);
-  if (!(mode & write_zeroes_mode)) return real().fallocate(fd, mode, offset, length);
+  if (auto planned = active_->next(call::preallocate)) return failed(planned->error);
+  if (how != sluice::detail::space_mode::written_zeros)
+    return real().preallocate(fd, offset, length, how);
   if (!active_->zero_by_disk_) return failed(EOPNOTSUPP);
-  return zero_by_hand(fd, mode & ~write_zeroes_mode, offset, length);
+  return zero_by_hand(fd, offset, length);
 }
 
-int fake_sys::ftruncate_entry(int fd, off_t length) {
+int fake_sys::writeback_entry(int fd, std::int64_t offset, std::int64_t length, bool wait) {
   std::lock_guard lock(active_->mutex_);
-  if (auto planned = active_->next(call::ftruncate)) return failed(planned->error);
-  return real().ftruncate(fd, length);
+  active_->writebacks_.push_back({offset, length, wait});
+  if (auto planned = active_->next(call::writeback)) return failed(planned->error);
+  return real().writeback(fd, offset, length, wait);
 }
 
-int fake_sys::fstat_entry(int fd, struct stat* out) {
+int fake_sys::direct_alignment_entry(int fd, sluice::detail::direct_io_facts* out) {
   std::lock_guard lock(active_->mutex_);
-  if (auto planned = active_->next(call::fstat)) return failed(planned->error);
-  return real().fstat(fd, out);
-}
-
-int fake_sys::getfl_entry(int fd) {
-  std::lock_guard lock(active_->mutex_);
-  if (auto planned = active_->next(call::getfl)) return failed(planned->error);
-  return real().getfl(fd);
-}
-
-int fake_sys::fiemap_entry(int fd, struct fiemap* map) {
-  std::lock_guard lock(active_->mutex_);
-  if (auto planned = active_->next(call::fiemap)) return failed(planned->error);
-  return real().fiemap(fd, map);
-}
-
-int fake_sys::linkat_entry(int from_dir, const char* from, int to_dir, const char* to, int flags) {
-  std::lock_guard lock(active_->mutex_);
-  if (auto planned = active_->next(call::linkat)) return failed(planned->error);
-  return real().linkat(from_dir, from, to_dir, to, flags);
-}
-
-int fake_sys::rename_entry(int from_dir, const char* from, int to_dir, const char* to) {
-  std::lock_guard lock(active_->mutex_);
-  if (auto planned = active_->next(call::rename)) return failed(planned->error);
-  return real().renameat(from_dir, from, to_dir, to);
-}
-
-int fake_sys::sync_file_range_entry(int fd, off_t offset, off_t length, unsigned flags) {
-  std::lock_guard lock(active_->mutex_);
-  active_->sync_file_ranges_.push_back({offset, length, flags});
-  if (auto planned = active_->next(call::sync_file_range)) return failed(planned->error);
-  return real().sync_file_range(fd, offset, length, flags);
-}
-
-int fake_sys::fadvise_entry(int fd, off_t offset, off_t length, int advice) {
-  std::lock_guard lock(active_->mutex_);
-  if (auto planned = active_->next(call::fadvise)) return failed(planned->error);
-  return real().fadvise(fd, offset, length, advice);
-}
-
-int fake_sys::statx_entry(int dir, const char* path, int flags, unsigned mask, struct statx* out) {
-  std::lock_guard lock(active_->mutex_);
-  if (auto planned = active_->next(call::statx)) return failed(planned->error);
-  int result = real().statx(dir, path, flags, mask, out);
-  if (result == 0 && (mask & STATX_DIOALIGN) && active_->direct_alignment_ != 0) {
-    out->stx_mask |= STATX_DIOALIGN;
-    out->stx_dio_mem_align = out->stx_dio_offset_align = active_->direct_alignment_;
+  if (auto planned = active_->next(call::direct_alignment)) return failed(planned->error);
+  int result = real().direct_alignment(fd, out);
+  if (result == 0 && active_->direct_alignment_ != 0) {
+    out->known = true;
+    out->memory = out->offset = active_->direct_alignment_;
   }
   return result;
 }
 
-int fake_sys::mkdir_entry(const char* path, mode_t mode) {
-  std::lock_guard lock(active_->mutex_);
-  if (auto planned = active_->next(call::mkdir)) return failed(planned->error);
-  return real().mkdir(path, mode);
-}
-
-ssize_t fake_sys::getdents64_entry(int fd, void* buffer, size_t size) {
-  std::lock_guard lock(active_->mutex_);
-  if (auto planned = active_->next(call::getdents64)) return failed(planned->error);
-  return real().getdents64(fd, buffer, size);
-}
-
-off_t fake_sys::lseek_entry(int fd, off_t offset, int whence) {
-  std::lock_guard lock(active_->mutex_);
-  if (auto planned = active_->next(call::lseek)) return failed(planned->error);
-  return real().lseek(fd, offset, whence);
-}
-
-int fake_sys::setfl_entry(int fd, int flags) {
-  std::lock_guard lock(active_->mutex_);
-  if (auto planned = active_->next(call::setfl)) return failed(planned->error);
-  return real().setfl(fd, flags);
-}
-
-int fake_sys::flock_entry(int fd, int operation) {
-  std::lock_guard lock(active_->mutex_);
-  if (auto planned = active_->next(call::flock)) return failed(planned->error);
-  return real().flock(fd, operation);
-}
-
-int fake_sys::lstat_entry(const char* path, struct stat* out) {
-  std::lock_guard lock(active_->mutex_);
-  if (auto planned = active_->next(call::lstat)) return failed(planned->error);
-  return real().lstat(path, out);
-}
-
-ssize_t fake_sys::readlinkat_entry(int dir, const char* path, char* buffer, size_t size) {
-  std::lock_guard lock(active_->mutex_);
-  if (auto planned = active_->next(call::readlinkat)) return failed(planned->error);
-  return real().readlinkat(dir, path, buffer, size);
-}
-
-int fake_sys::fstatfs_entry(int fd, struct statfs* out) {
-  std::lock_guard lock(active_->mutex_);
-  if (auto planned = active_->next(call::fstatfs)) return failed(planned->error);
-  return real().fstatfs(fd, out);
-}
-
 // It cannot fail: counted only.
-uid_t fake_sys::geteuid_entry() {
+std::uint32_t fake_sys::effective_user_entry() {
   std::lock_guard lock(active_->mutex_);
-  active_->next(call::geteuid);
-  return real().geteuid();
+  active_->next(call::effective_user);
+  return real().effective_user();
 }
 
-int fake_sys::fchown_entry(int fd, uid_t owner, gid_t group) {
+int fake_sys::async_open_entry(unsigned entries, sluice::detail::async_queue** queue) {
   std::lock_guard lock(active_->mutex_);
-  if (auto planned = active_->next(call::fchown)) return failed(planned->error);
-  return real().fchown(fd, owner, group);
-}
-
-int fake_sys::fchmod_entry(int fd, mode_t mode) {
-  std::lock_guard lock(active_->mutex_);
-  if (auto planned = active_->next(call::fchmod)) return failed(planned->error);
-  return real().fchmod(fd, mode);
-}
-
-ssize_t fake_sys::listxattr_entry(const char* path, char* names, size_t size) {
-  std::lock_guard lock(active_->mutex_);
-  if (auto planned = active_->next(call::listxattr)) return failed(planned->error);
-  return real().listxattr(path, names, size);
-}
-
-ssize_t fake_sys::getxattr_entry(const char* path, const char* name, void* value, size_t size) {
-  std::lock_guard lock(active_->mutex_);
-  if (auto planned = active_->next(call::getxattr)) return failed(planned->error);
-  return real().getxattr(path, name, value, size);
-}
-
-int fake_sys::fsetxattr_entry(int fd, const char* name, const void* value, size_t size, int flags) {
-  std::lock_guard lock(active_->mutex_);
-  if (auto planned = active_->next(call::fsetxattr)) return failed(planned->error);
-  return real().fsetxattr(fd, name, value, size, flags);
-}
-
-int fake_sys::fremovexattr_entry(int fd, const char* name) {
-  std::lock_guard lock(active_->mutex_);
-  if (auto planned = active_->next(call::fremovexattr)) return failed(planned->error);
-  return real().fremovexattr(fd, name);
-}
-
-int fake_sys::stat_entry(const char* path, struct stat* out) {
-  std::lock_guard lock(active_->mutex_);
-  if (auto planned = active_->next(call::stat)) return failed(planned->error);
-  return real().stat(path, out);
-}
-
-int fake_sys::unlink_entry(int dir, const char* path, int flags) {
-  std::lock_guard lock(active_->mutex_);
-  if (auto planned = active_->next(call::unlink)) return failed(planned->error);
-  return real().unlinkat(dir, path, flags);
-}
-
-int fake_sys::ring_open_entry(unsigned entries, void** ring) {
-  std::lock_guard lock(active_->mutex_);
-  if (auto planned = active_->next(call::ring_open)) return failed(planned->error);
-  switch (active_->ring_mode_) {
-    case ring_mode::refused: return failed(ENOSYS);
-    case ring_mode::real: return real().ring_open(entries, ring);
-    case ring_mode::emulated: break;
+  if (auto planned = active_->next(call::async_open)) return failed(planned->error);
+  switch (active_->async_mode_) {
+    case async_mode::refused: return failed(ENOSYS);
+    case async_mode::real: return real().async_open(entries, queue);
+    case async_mode::emulated: break;
   }
-  if (active_->ring_) throw std::logic_error("fake_sys: one emulated ring at a time");
-  active_->ring_.emplace();
-  *ring = &*active_->ring_;
+  if (active_->async_) throw std::logic_error("fake_sys: one emulated queue at a time");
+  active_->async_.emplace();
+  *queue = reinterpret_cast<sluice::detail::async_queue*>(&*active_->async_);
   return 0;
 }
 
-void fake_sys::ring_close_entry(void* ring) {
+void fake_sys::async_close_entry(sluice::detail::async_queue* queue) {
   std::lock_guard lock(active_->mutex_);
-  active_->next(call::ring_close);
-  if (active_->ring_mode_ == ring_mode::real) return real().ring_close(ring);
-  active_->ring_.reset();
+  active_->next(call::async_close);
+  if (active_->async_mode_ == async_mode::real) return real().async_close(queue);
+  active_->async_.reset();
 }
 
-int fake_sys::ring_register_entry(void* ring, const iovec* buffers, unsigned count) {
+int fake_sys::async_register_entry(sluice::detail::async_queue* queue, const iovec* buffers,
+                                   unsigned count) {
   std::lock_guard lock(active_->mutex_);
-  if (auto planned = active_->next(call::ring_register)) return failed(planned->error);
-  if (active_->ring_mode_ == ring_mode::real) return real().ring_register(ring, buffers, count);
-  active_->ring_->registered.assign(buffers, buffers + count);
+  if (auto planned = active_->next(call::async_register)) return failed(planned->error);
+  if (active_->async_mode_ == async_mode::real) return real().async_register(queue, buffers, count);
+  active_->async_->registered.assign(buffers, buffers + count);
   return 0;
 }
 
 bool fake_sys::in_registered(const void* data, unsigned size, int buffer_index) const {
-  if (buffer_index < 0 || static_cast<std::size_t>(buffer_index) >= ring_->registered.size())
+  if (buffer_index < 0 || static_cast<std::size_t>(buffer_index) >= async_->registered.size())
     return false;
-  const iovec& buffer = ring_->registered[static_cast<std::size_t>(buffer_index)];
+  const iovec& buffer = async_->registered[static_cast<std::size_t>(buffer_index)];
   auto* begin = static_cast<const char*>(buffer.iov_base);
   auto* first = static_cast<const char*>(data);
   return first >= begin && first + size <= begin + buffer.iov_len;
 }
 
-int fake_sys::ring_write_entry(void* ring, int fd, const void* data, unsigned size, off_t offset,
-                               int buffer_index, std::uint64_t tag) {
+int fake_sys::async_submit_entry(sluice::detail::async_queue* queue, int fd, const void* data,
+                                 unsigned size, std::int64_t offset, int buffer_index,
+                                 std::uint64_t tag) {
   std::lock_guard lock(active_->mutex_);
-  if (auto planned = active_->next(call::ring_write)) return failed(planned->error);
+  if (auto planned = active_->next(call::async_submit)) return failed(planned->error);
   fake_sys& fake = *active_;
-  if (fake.ring_mode_ == ring_mode::real)
-    return real().ring_write(ring, fd, data, size, offset, buffer_index, tag);
-  ring_state& state = *fake.ring_;
+  if (fake.async_mode_ == async_mode::real)
+    return real().async_submit(queue, fd, data, size, offset, buffer_index, tag);
+  async_state& state = *fake.async_;
   std::size_t in_flight = state.submitted.size() + state.completed.size() + 1;
-  fake.ring_writes_.push_back({fd, data, size, offset, buffer_index,
-                               fake.in_registered(data, size, buffer_index), in_flight});
-  ring_request request{fd, data, size, offset, tag};
-  if (fake.ring_options_.deferred)
+  fake.async_submits_.push_back({fd, data, size, offset, buffer_index,
+                                 fake.in_registered(data, size, buffer_index), in_flight});
+  async_request request{fd, data, size, offset, tag};
+  if (fake.async_options_.deferred)
     state.submitted.push_back(request);
   else
     fake.perform(request);
   return 0;
 }
 
-// Performs one emulated ring write as a pwritev and queues its completion.
-void fake_sys::perform(const ring_request& request) {
+// Performs one emulated async write as a write_at and queues its completion.
+void fake_sys::perform(const async_request& request) {
   iovec one{const_cast<void*>(request.data), request.size};
-  ssize_t result = transfer(call::pwritev, request.fd, &one, 1, request.offset);
-  ring_->completed.push_back({request.tag, result < 0 ? -errno : static_cast<int>(result)});
+  ssize_t result = transfer(call::write_at, request.fd, &one, 1, request.offset);
+  async_->completed.push_back({request.tag, result < 0 ? -errno : static_cast<int>(result)});
 }
 
-int fake_sys::ring_wait_entry(void* ring, std::uint64_t* tag, int* result) {
+int fake_sys::async_complete_entry(sluice::detail::async_queue* queue, std::uint64_t* tag,
+                                   int* result) {
   std::lock_guard lock(active_->mutex_);
-  if (auto planned = active_->next(call::ring_wait)) return failed(planned->error);
+  if (auto planned = active_->next(call::async_complete)) return failed(planned->error);
   fake_sys& fake = *active_;
-  if (fake.ring_mode_ == ring_mode::real) return real().ring_wait(ring, tag, result);
-  ring_state& state = *fake.ring_;
-  bool newest_first = fake.ring_options_.newest_first;
+  if (fake.async_mode_ == async_mode::real) return real().async_complete(queue, tag, result);
+  async_state& state = *fake.async_;
+  bool newest_first = fake.async_options_.newest_first;
   while (!state.submitted.empty()) {
     fake.perform(newest_first ? state.submitted.back() : state.submitted.front());
     newest_first ? state.submitted.pop_back() : state.submitted.pop_front();
   }
-  if (state.completed.empty()) return failed(EDEADLK);  // a real ring would wait forever
+  if (state.completed.empty()) return failed(EDEADLK);  // a real queue would wait forever
   // Deferred writes complete in the order they were performed.
-  bool from_back = newest_first && !fake.ring_options_.deferred;
-  ring_completion done = from_back ? state.completed.back() : state.completed.front();
+  bool from_back = newest_first && !fake.async_options_.deferred;
+  async_completion done = from_back ? state.completed.back() : state.completed.front();
   from_back ? state.completed.pop_back() : state.completed.pop_front();
   *tag = done.tag;
   *result = done.result;

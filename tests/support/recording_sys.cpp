@@ -1,7 +1,5 @@
 #include "support/recording_sys.hpp"
 
-#include <fcntl.h>
-
 #include <cerrno>
 #include <filesystem>
 #include <stdexcept>
@@ -17,8 +15,9 @@ int no_sync(int) { return 0; }
 
 sluice::detail::sys_table make_syncless() {
   sluice::detail::sys_table table = real();
-  table.fdatasync = no_sync;
-  table.fsync = no_sync;
+  table.sync_data = no_sync;
+  table.sync_all = no_sync;
+  table.sync_directory = no_sync;
   return table;
 }
 
@@ -33,15 +32,16 @@ const sluice::detail::sys_table& syncless_sys() {
 
 recording_sys::recording_sys(bool zero_by_disk) : zero_by_disk_(zero_by_disk), table_(real()) {
   if (active_) throw std::logic_error("recording_sys: one at a time");
-  table_.openat = open_entry;
+  table_.open = open_entry;
   table_.close = close_entry;
-  table_.pwritev = pwritev_entry;
-  table_.fdatasync = fdatasync_entry;
-  table_.fsync = fsync_entry;
-  table_.fallocate = fallocate_entry;
-  table_.ftruncate = ftruncate_entry;
-  table_.renameat = rename_entry;
-  table_.unlinkat = unlink_entry;
+  table_.write_at = write_at_entry;
+  table_.sync_data = sync_data_entry;
+  table_.sync_all = sync_all_entry;
+  table_.sync_directory = sync_directory_entry;
+  table_.preallocate = preallocate_entry;
+  table_.resize = resize_entry;
+  table_.rename = rename_entry;
+  table_.remove = remove_entry;
   active_ = this;
   sluice::detail::set_sys(&table_);
 }
@@ -77,14 +77,13 @@ std::string recording_sys::name_of(int fd) {
   return static_cast<std::size_t>(fd) < names_.size() ? names_[fd] : std::string();
 }
 
-int recording_sys::open_entry(int dir, const char* path, int flags, mode_t mode) {
-  int fd = real().openat(dir, path, flags, mode);
+int recording_sys::open_entry(int dir, const char* path, const sluice::detail::open_request& how) {
+  int fd = real().open(dir, path, how);
   if (fd < 0) return fd;
   std::lock_guard lock(active_->mutex_);
   auto& names = active_->names_;
   if (names.size() <= static_cast<std::size_t>(fd)) names.resize(fd + 1);
-  names[fd] =
-      (flags & O_DIRECTORY) ? std::string() : std::filesystem::path(path).filename().native();
+  names[fd] = how.directory ? std::string() : std::filesystem::path(path).filename().native();
   return fd;
 }
 
@@ -96,8 +95,8 @@ int recording_sys::close_entry(int fd) {
   return real().close(fd);
 }
 
-ssize_t recording_sys::pwritev_entry(int fd, const iovec* iov, int count, off_t offset) {
-  ssize_t done = real().pwritev(fd, iov, count, offset);
+ssize_t recording_sys::write_at_entry(int fd, const iovec* iov, int count, std::int64_t offset) {
+  ssize_t done = real().write_at(fd, iov, count, offset);
   if (done <= 0) return done;
   std::string data;
   for (int i = 0; i < count && data.size() < static_cast<std::size_t>(done); ++i)
@@ -114,32 +113,43 @@ ssize_t recording_sys::pwritev_entry(int fd, const iovec* iov, int count, off_t 
 
 // A sync is recorded once it returns, but covers only the ops recorded
 // before it began: writes made meanwhile (by another thread) may miss it.
-int recording_sys::fdatasync_entry(int fd) {
+void recording_sys::add_sync(recorded_op::kind what, int fd, std::uint64_t before) {
+  add({what, what == recorded_op::dir_sync ? std::string() : name_of(fd), {}, before, {}, 0});
+}
+
+int recording_sys::sync_data_entry(int fd) {
   std::uint64_t before = active_->count();
-  int result = real().fdatasync(fd);
-  if (result == 0) active_->add({recorded_op::sync, active_->name_of(fd), {}, before, {}, 0});
+  int result = real().sync_data(fd);
+  if (result == 0) active_->add_sync(recorded_op::sync, fd, before);
   return result;
 }
 
-int recording_sys::fsync_entry(int fd) {
+int recording_sys::sync_all_entry(int fd) {
   std::uint64_t before = active_->count();
-  int result = real().fsync(fd);
-  std::string name = active_->name_of(fd);
+  int result = real().sync_all(fd);
+  bool directory = active_->name_of(fd).empty();  // opened as one
   if (result == 0)
-    active_->add(
-        {name.empty() ? recorded_op::dir_sync : recorded_op::sync, name, {}, before, {}, 0});
+    active_->add_sync(directory ? recorded_op::dir_sync : recorded_op::sync, fd, before);
   return result;
 }
 
-int recording_sys::fallocate_entry(int fd, int mode, off_t offset, off_t length) {
-  if ((mode & write_zeroes_mode) && !active_->zero_by_disk_) {
+int recording_sys::sync_directory_entry(int fd) {
+  std::uint64_t before = active_->count();
+  int result = real().sync_directory(fd);
+  if (result == 0) active_->add_sync(recorded_op::dir_sync, fd, before);
+  return result;
+}
+
+int recording_sys::preallocate_entry(int fd, std::int64_t offset, std::int64_t length,
+                                     sluice::detail::space_mode how) {
+  using sluice::detail::space_mode;
+  if (how == space_mode::written_zeros && !active_->zero_by_disk_) {
     errno = EOPNOTSUPP;
     return -1;
   }
-  int result = mode & write_zeroes_mode
-                   ? zero_by_hand(fd, mode & ~write_zeroes_mode, offset, length)
-                   : real().fallocate(fd, mode, offset, length);
-  if (result == 0 && !(mode & FALLOC_FL_KEEP_SIZE))
+  int result = how == space_mode::written_zeros ? zero_by_hand(fd, offset, length)
+                                                : real().preallocate(fd, offset, length, how);
+  if (result == 0 && how != space_mode::keep_size)
     active_->add({recorded_op::grow,
                   active_->name_of(fd),
                   {},
@@ -149,8 +159,8 @@ int recording_sys::fallocate_entry(int fd, int mode, off_t offset, off_t length)
   return result;
 }
 
-int recording_sys::ftruncate_entry(int fd, off_t length) {
-  int result = real().ftruncate(fd, length);
+int recording_sys::resize_entry(int fd, std::int64_t length) {
+  int result = real().resize(fd, length);
   if (result == 0)
     active_->add(
         {recorded_op::resize, active_->name_of(fd), {}, static_cast<std::uint64_t>(length), {}, 0});
@@ -158,7 +168,7 @@ int recording_sys::ftruncate_entry(int fd, off_t length) {
 }
 
 int recording_sys::rename_entry(int from_dir, const char* from, int to_dir, const char* to) {
-  int result = real().renameat(from_dir, from, to_dir, to);
+  int result = real().rename(from_dir, from, to_dir, to);
   if (result != 0) return result;
   std::string source = std::filesystem::path(from).filename().native();
   std::string target = std::filesystem::path(to).filename().native();
@@ -173,11 +183,11 @@ int recording_sys::rename_entry(int from_dir, const char* from, int to_dir, cons
 
 // Descriptors still open on the file keep its name: a sync through one
 // after the unlink names a file that is gone, which the replay ignores.
-int recording_sys::unlink_entry(int dir, const char* path, int flags) {
-  int result = real().unlinkat(dir, path, flags);
+int recording_sys::remove_entry(int dir, const char* name) {
+  int result = real().remove(dir, name);
   if (result != 0) return result;
   active_->add(
-      {recorded_op::unlink, std::filesystem::path(path).filename().native(), {}, 0, {}, 0});
+      {recorded_op::unlink, std::filesystem::path(name).filename().native(), {}, 0, {}, 0});
   return result;
 }
 

@@ -1,6 +1,7 @@
 // recording_sys: a sluice::detail::sys_table that forwards every call to the
-// OS and records what a crash could lose: each write (with its bytes), each
-// fdatasync/fsync, each size change, rename and unlink, by file name. The crash
+// real backend and records what a crash could lose: each write (with its
+// bytes), each sync (of data, of a file, of a directory), each size change,
+// rename and removal, by file name. The crash
 // simulation replays the record to build the states a power loss could
 // leave behind. One at a time; thread-safe.
 #pragma once
@@ -31,8 +32,8 @@ struct recorded_op {
 
 class recording_sys {
  public:
-  // fallocate with FALLOC_FL_WRITE_ZEROES is refused with EOPNOTSUPP, so
-  // that a workload takes the same path on every disk; with `zero_by_disk`
+  // preallocate with space_mode::written_zeros is refused with EOPNOTSUPP,
+  // so that a workload takes the same path on every disk; with `zero_by_disk`
   // it succeeds as on a disk that can (zero_by_hand()), recorded as the
   // size change it is: its range reads as zeros in every crash state.
   explicit recording_sys(bool zero_by_disk = false);
@@ -52,15 +53,19 @@ class recording_sys {
   std::string name_of(int fd);
 
   static recording_sys* active_;
-  static int open_entry(int dir, const char* path, int flags, mode_t mode);
+  static int open_entry(int dir, const char* path, const sluice::detail::open_request& how);
   static int close_entry(int fd);
-  static ssize_t pwritev_entry(int fd, const iovec* iov, int count, off_t offset);
-  static int fdatasync_entry(int fd);
-  static int fsync_entry(int fd);
-  static int fallocate_entry(int fd, int mode, off_t offset, off_t length);
-  static int ftruncate_entry(int fd, off_t length);
+  static ssize_t write_at_entry(int fd, const iovec* iov, int count, std::int64_t offset);
+  static int sync_data_entry(int fd);
+  static int sync_all_entry(int fd);
+  static int sync_directory_entry(int fd);
+  static int preallocate_entry(int fd, std::int64_t offset, std::int64_t length,
+                               sluice::detail::space_mode how);
+  static int resize_entry(int fd, std::int64_t length);
   static int rename_entry(int from_dir, const char* from, int to_dir, const char* to);
-  static int unlink_entry(int dir, const char* path, int flags);
+  static int remove_entry(int dir, const char* name);
+  // Records a sync of `fd` that covers the ops recorded before `before`.
+  void add_sync(recorded_op::kind what, int fd, std::uint64_t before);
 
   bool zero_by_disk_;
   sluice::detail::sys_table table_;
@@ -69,7 +74,7 @@ class recording_sys {
   std::vector<recorded_op> ops_;
 };
 
-// A table that forwards everything to the OS but makes fdatasync and fsync
+// A table that forwards everything to the real backend but makes the syncs
 // no-ops: for recovering throw-away crash states quickly.
 const sluice::detail::sys_table& syncless_sys();
 

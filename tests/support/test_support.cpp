@@ -290,14 +290,15 @@ std::size_t direct_block(const std::filesystem::path& path) {
   }
 }
 
-int zero_by_hand(int fd, int mode, off_t offset, off_t length) {
+int zero_by_hand(int fd, std::int64_t offset, std::int64_t length) {
   const sluice::detail::sys_table& real = sluice::detail::real_sys();
-  if (real.fallocate(fd, mode, offset, length) != 0) return -1;
+  if (real.preallocate(fd, offset, length, sluice::detail::space_mode::grow) != 0) return -1;
   static const std::vector<char> zeros(std::size_t{1} << 20);
-  for (off_t at = offset; at < offset + length;) {
-    off_t piece_size = std::min(static_cast<off_t>(zeros.size()), offset + length - at);
+  for (std::int64_t at = offset; at < offset + length;) {
+    std::int64_t piece_size =
+        std::min(static_cast<std::int64_t>(zeros.size()), offset + length - at);
     iovec piece{const_cast<char*>(zeros.data()), static_cast<std::size_t>(piece_size)};
-    ssize_t n = real.pwritev(fd, &piece, 1, at);
+    ssize_t n = real.write_at(fd, &piece, 1, at);
     if (n < 0) return -1;
     at += n;
   }

@@ -119,14 +119,11 @@ std::size_t direct_block(const std::filesystem::path& path);
 // True if `path` lives on a tmpfs.
 bool on_tmpfs(const std::filesystem::path& path);
 
-// fallocate's FALLOC_FL_WRITE_ZEROES (linux/falloc.h from Linux 6.17).
-inline constexpr int write_zeroes_mode = 0x80;
-
 // What a disk that zeroes blocks without writing them leaves, made with the
-// real system calls for seams that emulate such a disk: [offset, offset +
-// length) of `fd` reserved (fallocate with `mode`'s other bits) and written
-// with zeros. 0, or -1 with errno.
-int zero_by_hand(int fd, int mode, off_t offset, off_t length);
+// real backend for seams that emulate such a disk: [offset, offset +
+// length) of `fd` reserved (preallocate, space_mode::grow) and written with
+// zeros. 0, or -1 with errno.
+int zero_by_hand(int fd, std::int64_t offset, std::int64_t length);
 
 // Runs `body` in a child process that has become user `uid`, group `gid`
 // (no supplementary groups; no passwd entry is needed) and returns what

@@ -101,7 +101,7 @@ TEST_F(fmt_test, formats_into_the_buffer_without_writing) {
   fake_sys fake;
   sluice::print(out, "{} and {}", 1, 2.5);
   EXPECT_EQ(out.buffered(), 9u);
-  EXPECT_EQ(fake.calls(call::pwritev), 0);
+  EXPECT_EQ(fake.calls(call::write_at), 0);
   out.close();
   EXPECT_EQ(read_all(path), "1 and 2.5");
 }
@@ -140,7 +140,7 @@ TEST_F(fmt_test, a_join_over_an_input_iterator_loses_nothing_past_the_free_space
 TEST_F(fmt_test, a_failed_write_throws_and_sticks) {
   auto path = dir / "e";
   fake_sys fake;
-  fake.fail(call::pwritev, 1, ENOSPC);
+  fake.fail(call::write_at, 1, ENOSPC);
   sluice::writer out(path, {.buffer_size = 8});
   sluice::print(out, "{}", 1234567);
   auto error = thrown([&] { sluice::print(out, "{}", 89); });
@@ -150,7 +150,7 @@ TEST_F(fmt_test, a_failed_write_throws_and_sticks) {
   ASSERT_TRUE(again);
   EXPECT_EQ(again->code(), error->code());
   EXPECT_THROW(out.close(), std::system_error);
-  EXPECT_EQ(fake.calls(call::pwritev), 1) << "a failed write was retried";
+  EXPECT_EQ(fake.calls(call::write_at), 1) << "a failed write was retried";
 }
 
 // Floating point values that test a formatter's rounding: specials, exact

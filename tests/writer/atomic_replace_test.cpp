@@ -83,20 +83,25 @@ TEST_F(atomic_replace, commit_order_is_write_sync_name_close_rename_sync_directo
   writer out(path, replace);
   out.write(std::string_view("content"));
   out.close();
-  ASSERT_EQ(fake.open_flags().size(), 4u);
-  if ((fake.open_flags()[3] & O_TMPFILE) != O_TMPFILE || fake.calls(call::linkat) == 0)
+  ASSERT_EQ(fake.opens().size(), 4u);
+  if (!fake.opens()[3].unnamed_temporary || fake.calls(call::link_unnamed) == 0)
     GTEST_SKIP() << "this filesystem has no O_TMPFILE";
-  EXPECT_EQ(fake.open_flags()[0] & (O_PATH | O_DIRECTORY), O_PATH | O_DIRECTORY);
+  using access = sluice::detail::open_request::access;
+  EXPECT_EQ(fake.opens()[0].mode, access::path_only);
+  EXPECT_TRUE(fake.opens()[0].directory);
   EXPECT_EQ(fake.open_paths()[0], dir.path().native());
-  EXPECT_EQ(fake.open_flags()[1] & (O_PATH | O_NOFOLLOW), O_PATH | O_NOFOLLOW);
+  EXPECT_EQ(fake.opens()[1].mode, access::path_only);
+  EXPECT_TRUE(fake.opens()[1].no_follow);
   EXPECT_EQ(fake.open_paths()[1], "t");
-  EXPECT_EQ(fake.open_flags()[2] & (O_PATH | O_DIRECTORY | O_ACCMODE), O_DIRECTORY | O_RDONLY);
+  EXPECT_EQ(fake.opens()[2].mode, access::read);
+  EXPECT_TRUE(fake.opens()[2].directory);
   EXPECT_EQ(fake.open_paths()[2], ".");
   EXPECT_EQ(fake.open_paths()[3], ".");
   EXPECT_EQ(fake.log(),
-            (std::vector<call>{call::geteuid, call::open, call::open, call::open, call::fstatfs,
-                               call::open, call::stat, call::close, call::pwritev, call::fsync,
-                               call::linkat, call::close, call::rename, call::fsync, call::close}));
+            (std::vector<call>{call::effective_user, call::open, call::open, call::open,
+                               call::on_procfs, call::open, call::can_link_unnamed, call::close,
+                               call::write_at, call::sync_all, call::link_unnamed, call::close,
+                               call::rename, call::sync_directory, call::close}));
   EXPECT_EQ(read_all(path), "content");
 }
 
@@ -104,16 +109,16 @@ TEST_F(atomic_replace, without_o_tmpfile_a_named_temporary_is_used_and_renamed) 
   auto path = dir / "t";
   write_all(path, "old");
   fake_sys fake;
-  fake.refuse_o_tmpfile();
+  fake.refuse_unnamed_temporary();
   writer out(path, replace);
   out.write(std::string_view("new"));
   out.flush();
   auto names = entries(dir.path());
   ASSERT_EQ(names.size(), 2u);
   EXPECT_TRUE(is_temporary_of(names[0], "t")) << names[0];
-  EXPECT_TRUE(fake.open_flags().back() & O_EXCL);
+  EXPECT_TRUE(fake.opens().back().exclusive);
   out.close();
-  EXPECT_EQ(fake.calls(call::linkat), 0);
+  EXPECT_EQ(fake.calls(call::link_unnamed), 0);
   EXPECT_EQ(fake.calls(call::rename), 1);
   EXPECT_EQ(read_all(path), "new");
   EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"t"});
@@ -125,7 +130,7 @@ TEST_F(atomic_replace, a_name_of_255_bytes_is_replaced_unnamed_or_named) {
     auto path = dir / std::string(255, named ? 'n' : 'u');
     write_all(path, "old");
     fake_sys fake;
-    if (named) fake.refuse_o_tmpfile();
+    if (named) fake.refuse_unnamed_temporary();
     replace_with(path, "new");
     EXPECT_EQ(read_all(path), "new");
     EXPECT_EQ(entries(dir.path()), std::vector<std::string>{path.filename().native()});
@@ -139,9 +144,9 @@ TEST_F(atomic_replace, without_proc_a_named_temporary_is_used) {
   auto path = dir / "t";
   write_all(path, "old");
   fake_sys fake;
-  fake.fail(call::stat, 1, ENOENT);  // /proc/self/fd/<n>
+  fake.fail(call::can_link_unnamed, 1, ENOENT);  // /proc/self/fd/<n>
   replace_with(path, "new");
-  EXPECT_EQ(fake.calls(call::linkat), 0);
+  EXPECT_EQ(fake.calls(call::link_unnamed), 0);
   EXPECT_EQ(read_all(path), "new");
   EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"t"});
 }
@@ -161,7 +166,7 @@ TEST_F(atomic_replace, a_chdir_before_close_replaces_the_file_of_open_time) {
     std::optional<std::system_error> e;
     {
       fake_sys fake;
-      if (named) fake.refuse_o_tmpfile();
+      if (named) fake.refuse_unnamed_temporary();
       writer out("t", replace);
       out.write(std::string_view("new"));
       std::filesystem::current_path(second);
@@ -190,13 +195,13 @@ TEST_F(atomic_replace, a_directory_renamed_and_replaced_before_close_gets_the_ne
     std::vector<file_identity> synced;
     {
       fake_sys fake;
-      if (named) fake.refuse_o_tmpfile();
+      if (named) fake.refuse_unnamed_temporary();
       writer out(opened / "t", replace);
       out.write(std::string_view("new"));
       std::filesystem::rename(opened, moved);
       std::filesystem::create_directory(opened);
       e = thrown([&] { out.close(); });
-      synced = fake.fsynced();
+      synced = fake.synced();
     }
     EXPECT_FALSE(e) << e->what();
     EXPECT_EQ(read_all(moved / "t"), "new");
@@ -215,9 +220,9 @@ TEST_F(atomic_replace, a_named_temporary_is_removed_when_the_writer_gives_up) {
   auto path = dir / "t";
   write_all(path, "old");
   fake_sys fake;
-  fake.refuse_o_tmpfile();
+  fake.refuse_unnamed_temporary();
   { writer(path, replace).write(std::string_view("abandoned")); }
-  EXPECT_EQ(fake.calls(call::unlink), 1);
+  EXPECT_EQ(fake.calls(call::remove), 1);
   EXPECT_EQ(read_all(path), "old");
   EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"t"});
 }
@@ -231,19 +236,19 @@ TEST_F(atomic_replace, a_failure_before_the_rename_keeps_the_old_content) {
     const char* named;
   };
   for (bool unnamed : {true, false}) {
-    for (step s : {step{call::pwritev, 1, "write"}, step{call::fsync, 1, "fsync"},
-                   step{call::linkat, 1, "link"}, step{call::rename, 1, "rename"}}) {
-      if (!unnamed && s.which == call::linkat) continue;
+    for (step s : {step{call::write_at, 1, "write"}, step{call::sync_all, 1, "fsync"},
+                   step{call::link_unnamed, 1, "link"}, step{call::rename, 1, "rename"}}) {
+      if (!unnamed && s.which == call::link_unnamed) continue;
       SCOPED_TRACE(std::string(unnamed ? "unnamed, " : "named, ") + s.named);
       auto path = dir / "t";
       write_all(path, "old");
       fake_sys fake;
-      if (!unnamed) fake.refuse_o_tmpfile();
+      if (!unnamed) fake.refuse_unnamed_temporary();
       fake.fail(s.which, s.nth, EIO);
       writer out(path, replace);
       out.write(std::string_view("new"));
       auto e = thrown([&] { out.close(); });
-      if (unnamed && s.which == call::linkat && fake.calls(call::linkat) == 0) continue;
+      if (unnamed && s.which == call::link_unnamed && fake.calls(call::link_unnamed) == 0) continue;
       ASSERT_TRUE(e);
       EXPECT_EQ(e->code().value(), EIO);
       EXPECT_EQ(
@@ -268,7 +273,7 @@ void each_temporary_failing(const temp_dir& dir, sluice::writer_options options,
   for (bool named : {false, true}) {
     SCOPED_TRACE(named ? "named" : "O_TMPFILE");
     fake_sys fake;
-    if (named) fake.refuse_o_tmpfile();
+    if (named) fake.refuse_unnamed_temporary();
     plan(fake, named);
     auto e = thrown([&] { writer out(path, options); });
     ASSERT_TRUE(e);
@@ -282,8 +287,8 @@ void each_temporary_failing(const temp_dir& dir, sluice::writer_options options,
 // the temporary (or its directory, for O_TMPFILE) in the text.
 TEST_F(atomic_replace, a_temporary_that_cannot_be_created_is_named_in_the_text) {
   auto plan = [](fake_sys& fake, bool named) {
-    fake.on_open([named](const std::string&, int flags) {
-      bool temporary = named ? (flags & O_EXCL) != 0 : (flags & O_TMPFILE) == O_TMPFILE;
+    fake.on_open([named](const std::string&, const sluice::detail::open_request& how) {
+      bool temporary = named ? how.exclusive : how.unnamed_temporary;
       return temporary ? EIO : 0;
     });
   };
@@ -304,16 +309,16 @@ TEST_F(atomic_replace, a_temporary_that_cannot_be_created_is_named_in_the_text) 
 // removed.
 TEST_F(atomic_replace, o_direct_refused_says_so_and_leaves_no_temporary) {
   auto plan = [](fake_sys& fake, bool) {
-    fake.fail(call::setfl, 1, EINVAL);  // as a filesystem without O_DIRECT
+    fake.fail(call::set_state, 1, EINVAL);  // as a filesystem without O_DIRECT
   };
   auto check = [&](const std::system_error& e, fake_sys& fake, bool named) {
     EXPECT_EQ(e.code().value(), EINVAL);
     EXPECT_EQ(std::string(e.what()),
               "sluice: open " + quoted(dir / "t") +
                   ": the filesystem refuses O_DIRECT (caching::direct): " + std::strerror(EINVAL));
-    for (int flags : fake.open_flags()) EXPECT_EQ(flags & O_DIRECT, 0);
-    EXPECT_EQ(std::count_if(fake.open_flags().begin(), fake.open_flags().end(),
-                            [](int flags) { return (flags & O_EXCL) != 0; }),
+    for (const auto& how : fake.opens()) EXPECT_FALSE(how.direct);
+    EXPECT_EQ(std::count_if(fake.opens().begin(), fake.opens().end(),
+                            [](const auto& how) { return how.exclusive; }),
               named ? 1 : 0)
         << "EINVAL is not taken for a missing O_TMPFILE";
   };
@@ -460,8 +465,10 @@ TEST_F(atomic_replace, a_directory_that_cannot_be_opened_leaves_nothing_behind) 
   auto path = dir / "t";
   write_all(path, "old");
   fake_sys fake;
-  fake.on_open([](const std::string&, int flags) {  // the directory, for reading
-    return (flags & (O_DIRECTORY | O_PATH)) == O_DIRECTORY ? EACCES : 0;
+  fake.on_open([](const std::string&, const sluice::detail::open_request& how) {
+    // the directory, for reading
+    using access = sluice::detail::open_request::access;
+    return how.directory && how.mode != access::path_only ? EACCES : 0;
   });
   auto e = thrown([&] { writer out(path, replace); });
   ASSERT_TRUE(e);
@@ -481,7 +488,7 @@ TEST_F(atomic_replace, a_failed_close_of_the_temporary_keeps_the_old_content) {
     auto path = dir / "t";
     write_all(path, "old");
     fake_sys fake;
-    if (named) fake.refuse_o_tmpfile();
+    if (named) fake.refuse_unnamed_temporary();
     writer out(path, replace);
     out.write(std::string_view("new"));
     fake.fail(call::close, fake.calls(call::close) + 1, EIO);
@@ -505,7 +512,7 @@ TEST_F(atomic_replace, a_failure_after_the_rename_says_the_new_content_is_in_pla
     int after;  // calls to it after those of the constructor and the writes
     std::string what;
   };
-  for (const step& s : {step{call::fsync, 2,  // the temporary's, then the directory's
+  for (const step& s : {step{call::sync_directory, 1,  // after the temporary's sync_all
                              "sluice: fsync " + quoted(path) + ": the rename over " + quoted(path) +
                                  " is done, but its directory " + quoted(dir.path()) +
                                  " could not be synced, so it may not survive a power loss"},
@@ -551,7 +558,7 @@ bool is_one_version(const std::string& content) {
 [[noreturn]] void replace_forever(const std::filesystem::path& path, bool named) {
   try {
     std::optional<fake_sys> fake;
-    if (named) fake.emplace().refuse_o_tmpfile();
+    if (named) fake.emplace().refuse_unnamed_temporary();
     for (std::uint64_t n = 1;; ++n) {
       writer out(path, replace);
       std::string content = version(n);

@@ -43,8 +43,8 @@ void expect_stuck(writer& out, const fake_sys& fake, const sluice::write_error& 
   EXPECT_EQ(out.tell() - out.buffered(), e.offset());
   EXPECT_LE(out.tell(), attempted.size());
 
-  int pwritevs = fake.calls(call::pwritev);
-  int syncs = fake.calls(call::fdatasync);
+  int pwritevs = fake.calls(call::write_at);
+  int syncs = fake.calls(call::sync_data);
   auto expect_same = [&](const char* name, auto&& operation) {
     auto again = thrown<sluice::write_error>(operation);
     ASSERT_TRUE(again) << name << " did not throw the write_error";
@@ -64,8 +64,8 @@ void expect_stuck(writer& out, const fake_sys& fake, const sluice::write_error& 
   EXPECT_EQ(out.tell() - out.buffered(), e.offset());
   expect_same("close", [&] { out.close(); });
   EXPECT_FALSE(out.is_open());
-  EXPECT_EQ(fake.calls(call::pwritev), pwritevs) << "a write was retried";
-  EXPECT_EQ(fake.calls(call::fdatasync), syncs);
+  EXPECT_EQ(fake.calls(call::write_at), pwritevs) << "a write was retried";
+  EXPECT_EQ(fake.calls(call::sync_data), syncs);
   EXPECT_EQ(read_all(path), attempted.substr(0, e.offset()));
 }
 
@@ -74,7 +74,7 @@ void expect_stuck(writer& out, const fake_sys& fake, const sluice::write_error& 
 TEST_F(fault, every_pwritev_interrupted_once_is_transparent) {
   auto path = dir / "eintr";
   fake_sys fake;
-  fake.interrupt_every_pwritev();
+  fake.interrupt_every_write_at();
   std::string model;
   {
     writer out(path, {.buffer_size = 100});
@@ -89,7 +89,7 @@ TEST_F(fault, every_pwritev_interrupted_once_is_transparent) {
     out.close();
   }
   EXPECT_EQ(read_all(path), model);
-  const auto& calls = fake.pwritevs();
+  const auto& calls = fake.writes_at();
   ASSERT_GT(calls.size(), 4u);
   ASSERT_EQ(calls.size() % 2, 0u);
   for (std::size_t i = 0; i < calls.size(); i += 2) {
@@ -108,13 +108,13 @@ TEST_F(fault, a_short_flush_of_every_length_is_continued) {
     fake_sys fake;
     writer out(path, {.buffer_size = 1024});
     out.write(model);
-    fake.short_transfer(call::pwritev, 1, k);
+    fake.short_transfer(call::write_at, 1, k);
     out.flush();
     EXPECT_EQ(out.buffered(), 0u);
     EXPECT_EQ(out.tell(), n);
-    ASSERT_EQ(fake.calls(call::pwritev), 2);
-    EXPECT_EQ(fake.pwritevs()[1].offset, static_cast<off_t>(k));
-    EXPECT_EQ(fake.pwritevs()[1].requested, n - k);
+    ASSERT_EQ(fake.calls(call::write_at), 2);
+    EXPECT_EQ(fake.writes_at()[1].offset, static_cast<off_t>(k));
+    EXPECT_EQ(fake.writes_at()[1].requested, n - k);
     out.close();
     EXPECT_EQ(read_all(path), model);
   }
@@ -131,13 +131,13 @@ TEST_F(fault, a_short_gathered_write_is_continued) {
     fake_sys fake;
     writer out(path, {.buffer_size = 4096});
     out.write(head);
-    fake.short_transfer(call::pwritev, 1, k);
+    fake.short_transfer(call::write_at, 1, k);
     out.write(payload);
     EXPECT_EQ(out.buffered(), 0u);
     EXPECT_EQ(out.tell(), model.size());
-    ASSERT_EQ(fake.calls(call::pwritev), 2);
-    EXPECT_EQ(fake.pwritevs()[1].offset, static_cast<off_t>(k));
-    EXPECT_EQ(fake.pwritevs()[1].iov_count, k < 100 ? 2 : 1);
+    ASSERT_EQ(fake.calls(call::write_at), 2);
+    EXPECT_EQ(fake.writes_at()[1].offset, static_cast<off_t>(k));
+    EXPECT_EQ(fake.writes_at()[1].iov_count, k < 100 ? 2 : 1);
     out.close();
     EXPECT_EQ(read_all(path), model);
   }
@@ -147,12 +147,14 @@ TEST_F(fault, many_short_writes_in_a_row_are_continued) {
   auto path = dir / "trickle";
   std::string model = pattern(3000);
   fake_sys fake;
-  fake.on_pwritev([](int, std::size_t) { return transfer_action{transfer_action::partial, 0, 7}; });
+  fake.on_write_at([](int, std::size_t) {
+    return transfer_action{transfer_action::partial, 0, 7};
+  });
   writer out(path, {.buffer_size = 1000});
   out.write(model);
   out.close();
   EXPECT_EQ(read_all(path), model);
-  EXPECT_EQ(fake.calls(call::pwritev), static_cast<int>((3000 + 6) / 7));
+  EXPECT_EQ(fake.calls(call::write_at), static_cast<int>((3000 + 6) / 7));
 }
 
 TEST_F(fault, writes_that_transfer_nothing_twice_in_a_row_are_eio) {
@@ -161,14 +163,14 @@ TEST_F(fault, writes_that_transfer_nothing_twice_in_a_row_are_eio) {
   fake_sys fake;
   writer out(path, {.buffer_size = 1024});
   out.write(model);
-  fake.short_transfer(call::pwritev, 1, 10);
-  fake.short_transfer(call::pwritev, 2, 0);
-  fake.fail(call::pwritev, 3, EINTR);  // an interruption in between changes nothing
-  fake.short_transfer(call::pwritev, 4, 0);
+  fake.short_transfer(call::write_at, 1, 10);
+  fake.short_transfer(call::write_at, 2, 0);
+  fake.fail(call::write_at, 3, EINTR);  // an interruption in between changes nothing
+  fake.short_transfer(call::write_at, 4, 0);
   auto e = thrown<sluice::write_error>([&] { out.flush(); });
   ASSERT_TRUE(e);
   EXPECT_EQ(e->offset(), 10u);
-  EXPECT_EQ(fake.calls(call::pwritev), 4);  // no endless loop
+  EXPECT_EQ(fake.calls(call::write_at), 4);  // no endless loop
   expect_stuck(out, fake, *e, EIO, path, model);
 }
 
@@ -185,8 +187,8 @@ TEST_F(fault, a_flush_failing_after_every_short_length_keeps_the_rest_buffered) 
       fake_sys fake;
       writer out(path, {.buffer_size = 1024});
       out.write(model);
-      fake.short_transfer(call::pwritev, 1, k);
-      fake.fail(call::pwritev, 2, error_value);
+      fake.short_transfer(call::write_at, 1, k);
+      fake.fail(call::write_at, 2, error_value);
       auto e = thrown<sluice::write_error>([&] { out.flush(); });
       ASSERT_TRUE(e);
       EXPECT_EQ(e->offset(), k);
@@ -210,8 +212,8 @@ TEST_F(fault, a_gathered_write_failing_part_way_loses_and_duplicates_nothing) {
     fake_sys fake;
     writer out(path, {.buffer_size = 4096});
     out.write(head);
-    fake.short_transfer(call::pwritev, 1, k);
-    fake.fail(call::pwritev, 2, ENOSPC);
+    fake.short_transfer(call::write_at, 1, k);
+    fake.fail(call::write_at, 2, ENOSPC);
     auto e = thrown<sluice::write_error>([&] { out.write(payload); });
     ASSERT_TRUE(e);
     EXPECT_EQ(e->offset(), k);
@@ -257,12 +259,12 @@ TEST_F(fault, every_call_that_writes_reports_and_keeps_the_error) {
         fake_sys fake;
         writer out(path, {.buffer_size = 64});
         out.write(full);
-        fake.short_transfer(call::pwritev, 1, k);
-        fake.fail(call::pwritev, 2, error_value);
+        fake.short_transfer(call::write_at, 1, k);
+        fake.fail(call::write_at, 2, error_value);
         auto e = thrown<sluice::write_error>([&] { t.call(out); });
         ASSERT_TRUE(e);
         EXPECT_EQ(e->offset(), k);
-        EXPECT_EQ(fake.calls(call::fdatasync), 0);  // sync never synced unwritten data
+        EXPECT_EQ(fake.calls(call::sync_data), 0);  // sync never synced unwritten data
         if (std::string(t.name) == "close") {
           EXPECT_FALSE(out.is_open());
           EXPECT_EQ(fake.calls(call::close), 1);
@@ -281,7 +283,7 @@ TEST_F(fault, an_error_without_any_short_write_is_reported_at_the_flush_offset) 
   std::string model = pattern(800);
   fake_sys fake;
   writer out(path, {.buffer_size = 256});
-  fake.fail(call::pwritev, 3, ENOSPC);
+  fake.fail(call::write_at, 3, ENOSPC);
   std::optional<sluice::write_error> e;
   for (std::size_t at = 0; at < model.size() && !e; at += 100)  // copied: below the threshold
     e = thrown<sluice::write_error>([&] { out.write(std::string_view(model).substr(at, 100)); });
@@ -298,8 +300,8 @@ TEST_F(fault, an_error_without_any_short_write_is_reported_at_the_flush_offset) 
 writer seventy_bytes_then_eio(const std::filesystem::path& path, fake_sys& fake) {
   writer out(path, {.buffer_size = 100});
   out.write(pattern(70));
-  fake.short_transfer(call::pwritev, 1, 30);
-  fake.fail(call::pwritev, 2, EIO);
+  fake.short_transfer(call::write_at, 1, 30);
+  fake.fail(call::write_at, 2, EIO);
   return out;
 }
 
@@ -344,7 +346,7 @@ TEST_F(fault, the_destructor_reports_a_failure_of_its_own_flush) {
     fake_sys fake;
     writer out(path, {.buffer_size = 100});
     out.write(pattern(40));
-    fake.fail(call::pwritev, 1, ENOSPC);
+    fake.fail(call::write_at, 1, ENOSPC);
   }
   ASSERT_EQ(reports.reports().size(), 1u);
   EXPECT_EQ(reports.reports()[0].code.value(), ENOSPC);
@@ -365,13 +367,13 @@ TEST_F(fault, interrupted_open_resize_and_preallocate_are_restarted) {
   fake.fail(call::open, 2, EINTR);
   auto f = sluice::file::open(path);
   EXPECT_EQ(fake.calls(call::open), 3);
-  fake.fail(call::ftruncate, 1, EINTR);
+  fake.fail(call::resize, 1, EINTR);
   f.resize(100);
-  EXPECT_EQ(fake.calls(call::ftruncate), 2);
+  EXPECT_EQ(fake.calls(call::resize), 2);
   EXPECT_EQ(f.size(), 100u);
-  fake.fail(call::fallocate, 1, EINTR);
+  fake.fail(call::preallocate, 1, EINTR);
   f.preallocate(0, 4096);
-  EXPECT_EQ(fake.calls(call::fallocate), 2);
+  EXPECT_EQ(fake.calls(call::preallocate), 2);
   EXPECT_EQ(f.size(), 4096u);
   fake.fail(call::open, 4, EINTR);
   sluice::sync_directory(dir.path());
@@ -381,11 +383,11 @@ TEST_F(fault, interrupted_open_resize_and_preallocate_are_restarted) {
 TEST_F(fault, an_interrupted_fsync_is_not_retried) {
   auto f = sluice::file::open(dir / "f");
   fake_sys fake;
-  fake.fail(call::fdatasync, 1, EINTR);
+  fake.fail(call::sync_data, 1, EINTR);
   auto e = thrown([&] { f.sync_data(); });
   ASSERT_TRUE(e);
   EXPECT_EQ(e->code().value(), EINTR);
-  EXPECT_EQ(fake.calls(call::fdatasync), 1);
+  EXPECT_EQ(fake.calls(call::sync_data), 1);
 }
 
 TEST_F(fault, open_refused_throws_before_any_data_is_accepted) {
@@ -396,7 +398,7 @@ TEST_F(fault, open_refused_throws_before_any_data_is_accepted) {
   ASSERT_TRUE(e);
   EXPECT_EQ(e->code().value(), EACCES);
   EXPECT_NE(std::string(e->what()).find("open " + quoted(path)), std::string::npos) << e->what();
-  EXPECT_EQ(fake.calls(call::pwritev), 0);
+  EXPECT_EQ(fake.calls(call::write_at), 0);
   EXPECT_EQ(fake.calls(call::close), 0);
   EXPECT_FALSE(std::filesystem::exists(path));
 }
@@ -450,14 +452,14 @@ TEST_F(fault, a_failed_sync_poisons_the_writer) {
   fake_sys fake;
   writer out(path, {.buffer_size = 64});
   out.write(pattern(100));
-  fake.fail(call::fdatasync, 1, EIO);
+  fake.fail(call::sync_data, 1, EIO);
   auto e = thrown([&] { out.sync(); });
   ASSERT_TRUE(e);
   EXPECT_EQ(e->code().value(), EIO);
   EXPECT_NE(std::string(e->what()).find("fdatasync " + quoted(path)), std::string::npos)
       << e->what();
   EXPECT_EQ(size_on_disk(path), 100u);  // written, but not known to be durable
-  int pwritevs = fake.calls(call::pwritev);
+  int pwritevs = fake.calls(call::write_at);
   auto expect_same = [&](const char* name, auto&& operation) {
     auto again = thrown(operation);
     ASSERT_TRUE(again) << name;
@@ -473,15 +475,15 @@ TEST_F(fault, a_failed_sync_poisons_the_writer) {
   expect_same("sync again", [&] { out.sync(); });
   expect_same("close", [&] { out.close(); });
   EXPECT_FALSE(out.is_open());
-  EXPECT_EQ(fake.calls(call::fdatasync), 1) << "a failed sync was retried";
-  EXPECT_EQ(fake.calls(call::pwritev), pwritevs);
+  EXPECT_EQ(fake.calls(call::sync_data), 1) << "a failed sync was retried";
+  EXPECT_EQ(fake.calls(call::write_at), pwritevs);
   EXPECT_EQ(fake.calls(call::close), 1);
 }
 
 // A file at `path` whose fdatasync failed with EIO (through `fake`).
 sluice::file poisoned_file(const std::filesystem::path& path, fake_sys& fake) {
   auto f = sluice::file::open(path);
-  fake.fail(call::fdatasync, fake.calls(call::fdatasync) + 1, EIO);
+  fake.fail(call::sync_data, fake.calls(call::sync_data) + 1, EIO);
   EXPECT_TRUE(thrown([&] { f.sync_data(); }));
   return f;
 }
@@ -503,7 +505,7 @@ TEST_F(fault, a_writer_over_a_poisoned_file_refuses_naming_the_sync_and_close_th
     auto closed = thrown([&] { out.close(); });
     ASSERT_TRUE(closed);
     EXPECT_STREQ(closed->what(), refused->what());
-    EXPECT_EQ(fake.calls(call::pwritev), 0);
+    EXPECT_EQ(fake.calls(call::write_at), 0);
   });
   EXPECT_EQ(printed, "");  // thrown, so not reported again
 }
@@ -529,7 +531,7 @@ TEST_F(fault, a_poisoned_writer_destroyed_does_not_report_again_the_sync_it_thre
     fake_sys fake;
     writer out(path);
     out.write(std::string_view("data"));
-    fake.fail(call::fdatasync, 1, EIO);
+    fake.fail(call::sync_data, 1, EIO);
     EXPECT_TRUE(thrown([&] { out.sync(); }));
   }
   EXPECT_TRUE(reports.reports().empty()) << reports.reports()[0].message;
@@ -582,7 +584,7 @@ TEST_F(fault, a_failed_sync_in_the_destructor_is_named_to_the_handler) {
     fake_sys fake;
     writer out(path, {.durability = sluice::durability::data_on_close});
     out.write(std::string_view("complete"));
-    fake.fail(call::fdatasync, 1, EIO);
+    fake.fail(call::sync_data, 1, EIO);
   }
   ASSERT_EQ(reports.reports().size(), 1u);
   EXPECT_EQ(reports.reports()[0].code.value(), EIO);
@@ -600,7 +602,7 @@ TEST_F(fault, a_write_error_in_close_still_closes_the_descriptor_and_reports_its
   fake_sys fake;
   writer out(path);
   out.write(std::string_view("never written"));
-  fake.fail(call::pwritev, 1, ENOSPC);
+  fake.fail(call::write_at, 1, ENOSPC);
   fake.fail(call::close, 1, EIO);  // the write error comes first
   auto e = thrown<sluice::write_error>([&] { out.close(); });
   ASSERT_TRUE(e);
@@ -621,7 +623,7 @@ TEST_F(fault, a_close_failure_after_a_thrown_write_error_is_reported_by_the_dest
   {
     fake_sys fake;
     writer out(path, {.buffer_size = 16});
-    fake.fail(call::pwritev, 1, ENOSPC);
+    fake.fail(call::write_at, 1, ENOSPC);
     EXPECT_TRUE(thrown<sluice::write_error>([&] { out.write(pattern(100)); }));
     fake.fail(call::close, 1, EIO);
   }

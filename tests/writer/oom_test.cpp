@@ -141,7 +141,7 @@ class writer_oom : public dir_test {
  protected:
   // Emplaces that writer in `out`; its flush() throws std::bad_alloc.
   void fail_without_memory(std::optional<sluice::writer>& out, fake_sys& fake) {
-    fake.on_pwritev([&](int nth, std::size_t) {
+    fake.on_write_at([&](int nth, std::size_t) {
       if (nth != 2) return transfer_action{};
       released_.wait();
       return transfer_action{transfer_action::fail, ENOSPC, 0};
@@ -166,11 +166,11 @@ TEST_F(writer_oom, a_background_failure_that_finds_no_memory_still_stops_the_wri
   fake_sys fake;
   std::optional<sluice::writer> out;
   fail_without_memory(out, fake);
-  int writes = fake.calls(call::pwritev);
+  int writes = fake.calls(call::write_at);
   auto e = thrown<sluice::write_error>([&] { out->put('x'); });
   ASSERT_TRUE(e);
   EXPECT_EQ(e->code().value(), ENOSPC);
-  EXPECT_EQ(fake.calls(call::pwritev), writes) << "a failed write was retried";
+  EXPECT_EQ(fake.calls(call::write_at), writes) << "a failed write was retried";
   captured_reports reports;
   out.reset();  // destroyed without close: put() threw the loss, nothing more to report
   EXPECT_TRUE(reports.reports().empty());
@@ -266,9 +266,9 @@ TEST_F(writer_oom, an_allocation_failing_once_the_temporary_exists_leaves_nothin
     std::size_t descriptors = open_descriptors();
     {
       fake_sys fake;
-      if (named) fake.refuse_o_tmpfile();
-      fake.on_open([&](const std::string&, int flags) {
-        bool temporary = named ? (flags & O_EXCL) != 0 : (flags & O_TMPFILE) == O_TMPFILE;
+      if (named) fake.refuse_unnamed_temporary();
+      fake.on_open([&](const std::string&, const sluice::detail::open_request& how) {
+        bool temporary = named ? how.exclusive : how.unnamed_temporary;
         if (temporary) refuse_next = true;  // the first allocation after this open fails
         return 0;
       });

@@ -108,9 +108,9 @@ TEST_F(ostream_test, tellp_makes_no_system_call_and_does_not_flush) {
     ASSERT_EQ(out.tellp(), static_cast<std::streamoff>(inserted));
     ASSERT_EQ(out.tell(), inserted);
   }
-  EXPECT_EQ(fake.calls(call::pwritev), 0);
-  EXPECT_EQ(fake.calls(call::fstat), 0);
-  EXPECT_EQ(fake.calls(call::statx), 0);
+  EXPECT_EQ(fake.calls(call::write_at), 0);
+  EXPECT_EQ(fake.calls(call::facts), 0);
+  EXPECT_EQ(fake.calls(call::direct_alignment), 0);
   EXPECT_EQ(size_on_disk(path), 0u);
   out.close();
   EXPECT_EQ(size_on_disk(path), inserted);
@@ -129,7 +129,7 @@ TEST_F(ostream_test, endl_and_flush_hand_the_bytes_to_the_os) {
 TEST_F(ostream_test, a_failed_write_sets_badbit_and_close_throws_it) {
   auto path = dir / "e";
   fake_sys fake;
-  fake.fail(call::pwritev, 1, ENOSPC);
+  fake.fail(call::write_at, 1, ENOSPC);
   sluice::ostream out(path, {.buffer_size = 16});
   for (int i = 0; i < 100; ++i) out << "0123456789";
   EXPECT_TRUE(out.bad());
@@ -137,12 +137,12 @@ TEST_F(ostream_test, a_failed_write_sets_badbit_and_close_throws_it) {
   ASSERT_TRUE(error);
   EXPECT_EQ(error->code(), std::error_code(ENOSPC, std::generic_category()));
   EXPECT_NE(std::string(error->what()).find(quoted(path)), std::string::npos) << error->what();
-  EXPECT_EQ(fake.calls(call::pwritev), 1) << "a failed write was retried";
+  EXPECT_EQ(fake.calls(call::write_at), 1) << "a failed write was retried";
 }
 
 TEST_F(ostream_test, close_throws_even_when_exceptions_are_asked_for) {
   fake_sys fake;
-  fake.fail(call::pwritev, 1, EIO);
+  fake.fail(call::write_at, 1, EIO);
   sluice::ostream out(dir / "x");
   out << "pending";
   out.exceptions(std::ios_base::badbit);
@@ -179,7 +179,7 @@ TEST_F(ostream_test, destructor_reports_a_failure_instead_of_throwing) {
   captured_reports reports;
   {
     fake_sys fake;
-    fake.fail(call::pwritev, 1, EIO);
+    fake.fail(call::write_at, 1, EIO);
     sluice::ostream out(dir / "d");
     out << "lost";
   }
@@ -196,7 +196,7 @@ TEST_F(ostream_test, a_failure_that_only_set_badbit_is_reported_by_the_destructo
     captured_reports reports;
     {
       fake_sys fake;
-      fake.fail(call::pwritev, 1, EIO);
+      fake.fail(call::write_at, 1, EIO);
       sluice::ostream out(dir / "d", {.buffer_size = 4});
       if (thrown_to_caller) {
         out.exceptions(std::ios_base::badbit);

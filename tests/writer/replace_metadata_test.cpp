@@ -202,7 +202,7 @@ TEST_F(replace_metadata, the_temporary_is_private_until_it_gets_the_old_mode) {
     std::vector<mode_t> seen;
     {
       fake_sys fake;
-      if (named) fake.refuse_o_tmpfile();
+      if (named) fake.refuse_unnamed_temporary();
       fake.before_each([&](call) {
         for (const auto& name : entries(dir.path()))
           if (name != "t") seen.push_back(mode_of(dir / name));
@@ -211,10 +211,10 @@ TEST_F(replace_metadata, the_temporary_is_private_until_it_gets_the_old_mode) {
       out.write(std::string_view("new"));
       out.close();
       if (!named) {
-        auto tmpfile = std::find_if(fake.open_flags().begin(), fake.open_flags().end(),
-                                    [](int flags) { return (flags & O_TMPFILE) == O_TMPFILE; });
-        ASSERT_NE(tmpfile, fake.open_flags().end());
-        EXPECT_EQ(fake.open_modes()[tmpfile - fake.open_flags().begin()], 0600u);
+        auto tmpfile = std::find_if(fake.opens().begin(), fake.opens().end(),
+                                    [](const auto& how) { return how.unnamed_temporary; });
+        ASSERT_NE(tmpfile, fake.opens().end());
+        EXPECT_EQ(tmpfile->permissions, 0600u);
       }
     }
     if (named) {
@@ -246,9 +246,9 @@ TEST_F(replace_metadata, a_half_written_temporary_is_neither_setuid_nor_capable)
   std::vector<std::string> privileged;  // what a write found on the temporary
   {
     fake_sys fake;
-    fake.refuse_o_tmpfile();
+    fake.refuse_unnamed_temporary();
     fake.before_each([&](call which) {
-      if (which != call::pwritev) return;
+      if (which != call::write_at) return;
       for (const auto& name : entries(dir.path())) {
         if (name == "t") continue;
         ++writes_seen;
@@ -322,7 +322,7 @@ class replace_swapped : public replace_metadata {
   // Renames `other` over `path` before the nth listxattr.
   void swap_in_before_listxattr(fake_sys& fake, int nth) {
     fake.before_each([this, nth, seen = 0](call which) mutable {
-      if (which == call::listxattr && ++seen == nth) std::filesystem::rename(other, path);
+      if (which == call::list_attributes && ++seen == nth) std::filesystem::rename(other, path);
     });
   }
 
@@ -350,14 +350,14 @@ TEST_F(replace_swapped, a_file_swapped_in_while_the_metadata_is_read_lends_nothi
 TEST_F(replace_swapped, without_proc_a_file_swapped_in_while_the_attributes_are_read_is_refused) {
   {
     fake_sys fake;
-    fake.fail(call::listxattr, 1, ENOENT);
+    fake.fail(call::list_attributes, 1, ENOENT);
     replace_with(path, "new");
-    EXPECT_EQ(fake.calls(call::lstat), 1);
+    EXPECT_EQ(fake.calls(call::path_facts), 1);
   }
   EXPECT_EQ(attributes_of(path), resolved);
   EXPECT_EQ(mode_of(path), 0640u);
   fake_sys fake;
-  fake.fail(call::listxattr, 1, ENOENT);
+  fake.fail(call::list_attributes, 1, ENOENT);
   swap_in_before_listxattr(fake, 2);
   auto e = thrown([&] { replace_with(path, "newer"); });
   ASSERT_TRUE(e);
@@ -399,11 +399,11 @@ TEST_F(replace_metadata, a_failure_to_copy_any_of_it_replaces_nothing) {
   };
   for (bool named : {false, true}) {
     for (step s :
-         {step{call::fstat, 1, true}, step{call::fstat, 2, true}, step{call::fchown, 1, true},
-          step{call::listxattr, 1, true}, step{call::getxattr, 1, true},
-          step{call::fsetxattr, 1, true}, step{call::fsetxattr, 2, true},
-          step{call::fremovexattr, 1, false}, step{call::fchmod, 1, true}}) {
-      if (s.which == call::fchown && !root) continue;  // only reached for another's file
+         {step{call::facts, 1, true}, step{call::facts, 2, true}, step{call::set_owner, 1, true},
+          step{call::list_attributes, 1, true}, step{call::get_attribute, 1, true},
+          step{call::set_attribute, 1, true}, step{call::set_attribute, 2, true},
+          step{call::remove_attribute, 1, false}, step{call::set_mode, 1, true}}) {
+      if (s.which == call::set_owner && !root) continue;  // only reached for another's file
       SCOPED_TRACE(std::string(named ? "named, " : "O_TMPFILE, ") + "call " +
                    std::to_string(static_cast<int>(s.which)) + " #" + std::to_string(s.nth));
       auto path = dir / "t";
@@ -415,7 +415,7 @@ TEST_F(replace_metadata, a_failure_to_copy_any_of_it_replaces_nothing) {
       ASSERT_TRUE(run_command("setfattr -n user.one -v first " + path.native()));
       std::string acl = acl_of(path), attributes = attributes_of(path);
       fake_sys fake;
-      if (named) fake.refuse_o_tmpfile();
+      if (named) fake.refuse_unnamed_temporary();
       fake.fail(s.which, s.nth, EIO);
       auto e = thrown([&] { writer out(path, replace); });
       ASSERT_TRUE(e);

@@ -69,7 +69,7 @@ TEST_F(replace_symlink, a_named_temporary_goes_beside_the_file_the_link_points_t
   write_all(dir / "real" / "t", "old");
   std::filesystem::create_symlink("real/t", dir / "link");
   fake_sys fake;
-  fake.refuse_o_tmpfile();
+  fake.refuse_unnamed_temporary();
   writer out(dir / "link", replace);
   out.write(std::string_view("new"));
   out.flush();
@@ -382,9 +382,9 @@ TEST_F(replace_symlink, a_failure_while_following_a_link_replaces_nothing) {
   for (const step& s :
        {step{call::open, 1, "cannot open the directory " + quoted(dir.path())},
         step{call::open, 3, "cannot open " + quoted(dir / "second")},
-        step{call::fstat, 2, "cannot stat " + quoted(dir / "second")},
-        step{call::fstatfs, 2, "cannot statfs the directory "},
-        step{call::readlinkat, 2, "cannot read the symbolic link " + quoted(dir / "second")}}) {
+        step{call::facts, 2, "cannot stat " + quoted(dir / "second")},
+        step{call::on_procfs, 2, "cannot statfs the directory "},
+        step{call::read_link, 2, "cannot read the symbolic link " + quoted(dir / "second")}}) {
     SCOPED_TRACE(s.says);
     fake_sys fake;
     fake.fail(s.which, s.nth, EIO);

@@ -52,7 +52,7 @@ TEST_F(uring_write_behind, the_engine_follows_the_options_and_the_ring) {
   fake_sys fake;
   EXPECT_EQ(write_through(dir / "a", model, {}), write_behind_engine::none);
   EXPECT_EQ(write_through(dir / "b", model), write_behind_engine::thread);  // no ring: ENOSYS
-  fake.emulate_ring();
+  fake.emulate_async();
   EXPECT_EQ(write_through(dir / "c", model), write_behind_engine::io_uring);
   // Options that need work after each write keep the thread.
   EXPECT_EQ(write_through(dir / "d", model,
@@ -81,10 +81,10 @@ TEST_F(uring_write_behind, the_engine_follows_the_options_and_the_ring) {
 TEST_F(uring_write_behind, a_refused_ring_falls_back_to_the_thread) {
   for (int error : {EPERM, ENOSYS, ENOMEM}) {
     fake_sys fake;
-    fake.emulate_ring();
-    fake.fail(call::ring_open, 1, error);
+    fake.emulate_async();
+    fake.fail(call::async_open, 1, error);
     EXPECT_EQ(write_through(dir / "out", pattern(1000)), write_behind_engine::thread);
-    EXPECT_EQ(fake.calls(call::ring_write), 0);
+    EXPECT_EQ(fake.calls(call::async_submit), 0);
   }
 }
 
@@ -92,10 +92,10 @@ TEST_F(uring_write_behind, a_pipe_keeps_the_thread) {
   int ends[2];
   ASSERT_EQ(::pipe(ends), 0);
   fake_sys fake;
-  fake.emulate_ring();
+  fake.emulate_async();
   writer out(sluice::file(ends[1], "pipe"), behind);
   EXPECT_EQ(out.write_behind_engine(), write_behind_engine::thread);
-  EXPECT_EQ(fake.calls(call::ring_open), 0);
+  EXPECT_EQ(fake.calls(call::async_open), 0);
   out.close();
   ::close(ends[0]);
 }
@@ -106,7 +106,7 @@ TEST_F(uring_write_behind, an_appended_file_keeps_the_thread) {
   write_all(path, "head:");
   std::string model = pattern(1000);
   fake_sys fake;
-  fake.emulate_ring();
+  fake.emulate_async();
   writer out(sluice::file::open(path, {.mode = sluice::open_mode::append}), behind);
   EXPECT_EQ(out.write_behind_engine(), write_behind_engine::thread);
   put_all(out, model);
@@ -118,35 +118,35 @@ TEST_F(uring_write_behind, writes_are_in_flight_together_on_the_callers_thread) 
   auto path = dir / "out";
   std::string model = pattern(10'000);
   fake_sys fake;
-  fake.emulate_ring({.deferred = true});
+  fake.emulate_async({.deferred = true});
   std::thread::id caller = std::this_thread::get_id();
   bool elsewhere = false;
-  fake.on_pwritev([&](int, std::size_t) {
+  fake.on_write_at([&](int, std::size_t) {
     elsewhere |= std::this_thread::get_id() != caller;
     return transfer_action{};
   });
   EXPECT_EQ(write_through(path, model), write_behind_engine::io_uring);
   EXPECT_FALSE(elsewhere);
-  ASSERT_EQ(fake.ring_writes().size(), 99u);  // every full buffer; close() writes the last
+  ASSERT_EQ(fake.async_submits().size(), 99u);  // every full buffer; close() writes the last
   std::size_t most = 0;
   std::uint64_t expected_offset = 0;
-  for (const auto& record : fake.ring_writes()) {
+  for (const auto& record : fake.async_submits()) {
     most = std::max(most, record.in_flight);
     EXPECT_EQ(record.offset, static_cast<off_t>(expected_offset));
     expected_offset += record.size;
   }
   EXPECT_EQ(most, sluice::writer_options::write_behind_depth);
-  EXPECT_EQ(fake.calls(call::ring_open), 1);
-  EXPECT_EQ(fake.calls(call::ring_close), 1);
+  EXPECT_EQ(fake.calls(call::async_open), 1);
+  EXPECT_EQ(fake.calls(call::async_close), 1);
 }
 
 TEST_F(uring_write_behind, registered_buffers_are_written_with_write_fixed) {
   std::string model = pattern(5000);
   fake_sys fake;
-  fake.emulate_ring();
+  fake.emulate_async();
   write_through(dir / "out", model);
-  ASSERT_EQ(fake.calls(call::ring_register), 1);
-  const auto& writes = fake.ring_writes();
+  ASSERT_EQ(fake.calls(call::async_register), 1);
+  const auto& writes = fake.async_submits();
   ASSERT_EQ(writes.size(), 49u);
   EXPECT_EQ(writes[0].buffer_index, -1);  // the buffer the writer had before
   for (std::size_t i = 1; i < writes.size(); ++i) {
@@ -158,11 +158,11 @@ TEST_F(uring_write_behind, registered_buffers_are_written_with_write_fixed) {
 TEST_F(uring_write_behind, refused_registration_means_plain_writes) {
   std::string model = pattern(5000);
   fake_sys fake;
-  fake.emulate_ring();
-  fake.fail(call::ring_register, 1, ENOMEM);  // past RLIMIT_MEMLOCK
+  fake.emulate_async();
+  fake.fail(call::async_register, 1, ENOMEM);  // past RLIMIT_MEMLOCK
   EXPECT_EQ(write_through(dir / "out", model), write_behind_engine::io_uring);
-  ASSERT_EQ(fake.ring_writes().size(), 49u);
-  for (const auto& record : fake.ring_writes()) EXPECT_EQ(record.buffer_index, -1);
+  ASSERT_EQ(fake.async_submits().size(), 49u);
+  for (const auto& record : fake.async_submits()) EXPECT_EQ(record.buffer_index, -1);
 }
 
 // A reserve() beyond the buffer grows it: the grown buffers are not the
@@ -171,7 +171,7 @@ TEST_F(uring_write_behind, a_grown_buffer_is_written_unregistered) {
   auto path = dir / "out";
   std::string model = pattern(450) + std::string(1000, 'r') + pattern(3000, 3);
   fake_sys fake;
-  fake.emulate_ring();
+  fake.emulate_async();
   writer out(path, behind);
   put_all(out, model.substr(0, 450));
   auto room = out.reserve(1000);
@@ -180,12 +180,12 @@ TEST_F(uring_write_behind, a_grown_buffer_is_written_unregistered) {
   put_all(out, model.substr(1450));
   out.close();
   EXPECT_EQ(read_all(path), model);
-  for (const auto& record : fake.ring_writes()) {
+  for (const auto& record : fake.async_submits()) {
     if (record.buffer_index >= 0) {
       EXPECT_TRUE(record.in_registered);
     }
   }
-  EXPECT_EQ(fake.ring_writes().back().buffer_index, -1);
+  EXPECT_EQ(fake.async_submits().back().buffer_index, -1);
 }
 
 TEST_F(uring_write_behind, short_completions_are_continued) {
@@ -194,14 +194,14 @@ TEST_F(uring_write_behind, short_completions_are_continued) {
     auto path = dir / "out";
     std::string model = pattern(3000);
     fake_sys fake;
-    fake.emulate_ring({.deferred = true, .newest_first = true});
+    fake.emulate_async({.deferred = true, .newest_first = true});
     // Every other write is cut short, continuations included.
-    fake.on_pwritev([cut](int nth, std::size_t requested) {
+    fake.on_write_at([cut](int nth, std::size_t requested) {
       if (nth % 2 == 0 || requested <= cut) return transfer_action{};
       return transfer_action{transfer_action::partial, 0, cut};
     });
     EXPECT_EQ(write_through(path, model), write_behind_engine::io_uring);
-    EXPECT_GT(fake.ring_writes().size(), 29u);
+    EXPECT_GT(fake.async_submits().size(), 29u);
   }
 }
 
@@ -209,34 +209,36 @@ TEST_F(uring_write_behind, a_write_of_nothing_is_continued_once) {
   auto path = dir / "out";
   std::string model = pattern(3000);
   fake_sys fake;
-  fake.emulate_ring();
-  fake.short_transfer(call::pwritev, 1, 0);
-  fake.short_transfer(call::pwritev, 5, 0);
+  fake.emulate_async();
+  fake.short_transfer(call::write_at, 1, 0);
+  fake.short_transfer(call::write_at, 5, 0);
   EXPECT_EQ(write_through(path, model), write_behind_engine::io_uring);
-  EXPECT_EQ(fake.ring_writes().size(), 29u + 2u);
+  EXPECT_EQ(fake.async_submits().size(), 29u + 2u);
 }
 
 TEST_F(uring_write_behind, interrupted_completions_and_waits_are_retried) {
   auto path = dir / "out";
   std::string model = pattern(3050);  // close() writes the last 50 bytes, unharmed
   fake_sys fake;
-  fake.emulate_ring({.deferred = true});
-  fake.on_pwritev([](int nth, std::size_t requested) {
+  fake.emulate_async({.deferred = true});
+  fake.on_write_at([](int nth, std::size_t requested) {
     if (requested != 100) return transfer_action{};
     if (nth % 3 == 1) return transfer_action{transfer_action::fail, EINTR};
     if (nth % 3 == 2) return transfer_action{transfer_action::fail, EAGAIN};
     return transfer_action{};
   });
-  for (int nth : {1, 2, 5, 9}) fake.fail(call::ring_wait, nth, EINTR);
+  for (int nth : {1, 2, 5, 9}) fake.fail(call::async_complete, nth, EINTR);
   EXPECT_EQ(write_through(path, model), write_behind_engine::io_uring);
-  EXPECT_EQ(fake.ring_writes().size(), 3 * 30u);
+  EXPECT_EQ(fake.async_submits().size(), 3 * 30u);
 }
 
 TEST_F(uring_write_behind, a_write_of_nothing_twice_fails_with_eio) {
   auto path = dir / "out";
   fake_sys fake;
-  fake.emulate_ring();
-  fake.on_pwritev([](int, std::size_t) { return transfer_action{transfer_action::partial, 0, 0}; });
+  fake.emulate_async();
+  fake.on_write_at([](int, std::size_t) {
+    return transfer_action{transfer_action::partial, 0, 0};
+  });
   writer out(path, behind);
   auto e = thrown<sluice::write_error>([&] {
     put_all(out, pattern(150));
@@ -245,7 +247,7 @@ TEST_F(uring_write_behind, a_write_of_nothing_twice_fails_with_eio) {
   ASSERT_TRUE(e);
   EXPECT_EQ(e->code().value(), EIO);
   EXPECT_EQ(e->offset(), 0u);
-  EXPECT_EQ(fake.ring_writes().size(), 2u);
+  EXPECT_EQ(fake.async_submits().size(), 2u);
   EXPECT_TRUE(thrown([&] { out.close(); }));
 }
 
@@ -257,10 +259,10 @@ void expect_prefix_after_failure_in_flight(const std::filesystem::path& path, in
   SCOPED_TRACE("errno " + std::to_string(error) + ", " + std::to_string(written) + " written");
   std::string model = pattern(1000);
   fake_sys fake;
-  fake.emulate_ring({.deferred = true, .newest_first = true});
+  fake.emulate_async({.deferred = true, .newest_first = true});
   // The second write submitted is performed first and succeeds; then the
   // first: cut short, then failing.
-  fake.on_pwritev([&](int nth, std::size_t requested) {
+  fake.on_write_at([&](int nth, std::size_t requested) {
     if (nth == 2 && written > 0) return transfer_action{transfer_action::partial, 0, written};
     if (nth >= 2) return transfer_action{transfer_action::fail, error};
     (void)requested;
@@ -283,14 +285,14 @@ void expect_prefix_after_failure_in_flight(const std::filesystem::path& path, in
   EXPECT_EQ(out.buffered(), 250u - written);
   EXPECT_EQ(out.write_behind_engine(), write_behind_engine::none);
   EXPECT_EQ(read_all(path), model.substr(0, written));
-  EXPECT_GE(fake.calls(call::ftruncate), 1);
-  int writes = fake.calls(call::pwritev);
+  EXPECT_GE(fake.calls(call::resize), 1);
+  int writes = fake.calls(call::write_at);
   auto again = thrown<sluice::write_error>([&] { out.put('x'); });
   ASSERT_TRUE(again);
   EXPECT_EQ(again->offset(), written);
   EXPECT_TRUE(thrown<sluice::write_error>([&] { out.flush(); }));
   EXPECT_TRUE(thrown<sluice::write_error>([&] { out.close(); }));
-  EXPECT_EQ(fake.calls(call::pwritev), writes) << "a failed write was retried";
+  EXPECT_EQ(fake.calls(call::write_at), writes) << "a failed write was retried";
   EXPECT_EQ(read_all(path), model.substr(0, written));
 }
 
@@ -301,8 +303,8 @@ TEST_F(uring_write_behind, a_failed_wait_fails_every_write_in_flight) {
   auto path = dir / "out";
   std::string model = pattern(250);
   fake_sys fake;
-  fake.emulate_ring({.deferred = true});
-  fake.fail(call::ring_wait, 1, EBADF);
+  fake.emulate_async({.deferred = true});
+  fake.fail(call::async_complete, 1, EBADF);
   writer out(path, behind);
   auto e = thrown<sluice::write_error>([&] {
     put_all(out, model);  // two buffers in flight, 50 bytes buffered
@@ -311,7 +313,7 @@ TEST_F(uring_write_behind, a_failed_wait_fails_every_write_in_flight) {
   ASSERT_TRUE(e);
   EXPECT_EQ(e->code().value(), EBADF);
   EXPECT_EQ(e->offset(), 0u);
-  EXPECT_EQ(fake.ring_writes().size(), 2u);
+  EXPECT_EQ(fake.async_submits().size(), 2u);
   EXPECT_EQ(out.tell(), 250u);
   EXPECT_EQ(out.buffered(), 250u) << "every byte in flight is the writer's again";
   EXPECT_EQ(out.write_behind_engine(), write_behind_engine::none);
@@ -330,11 +332,11 @@ TEST_F(uring_write_behind, a_failure_with_a_later_write_landed_leaves_exactly_a_
 TEST_F(uring_write_behind, a_failure_whose_cut_back_fails_says_what_may_remain) {
   auto path = dir / "out";
   fake_sys fake;
-  fake.emulate_ring({.deferred = true, .newest_first = true});
-  fake.on_pwritev([&](int nth, std::size_t) {
+  fake.emulate_async({.deferred = true, .newest_first = true});
+  fake.on_write_at([&](int nth, std::size_t) {
     return nth >= 2 ? transfer_action{transfer_action::fail, ENOSPC} : transfer_action{};
   });
-  fake.fail(call::ftruncate, 1, EIO);
+  fake.fail(call::resize, 1, EIO);
   writer out(path, behind);
   auto e = thrown<sluice::write_error>([&] {
     put_all(out, pattern(250));  // two buffers in flight, 50 bytes buffered
@@ -359,8 +361,8 @@ TEST_F(uring_write_behind, a_failure_found_at_a_hand_off_takes_every_buffer_back
   auto path = dir / "out";
   std::string model = pattern(1000);
   fake_sys fake;
-  fake.emulate_ring({.deferred = true});
-  fake.fail(call::pwritev, 2, ENOSPC);
+  fake.emulate_async({.deferred = true});
+  fake.fail(call::write_at, 2, ENOSPC);
   writer out(path, behind);
   auto e = thrown<sluice::write_error>([&] { put_all(out, model); });
   ASSERT_TRUE(e);
@@ -378,8 +380,8 @@ TEST_F(uring_write_behind, a_failed_submission_is_the_failure) {
   auto path = dir / "out";
   std::string model = pattern(1000);
   fake_sys fake;
-  fake.emulate_ring();
-  fake.fail(call::ring_write, 3, EBUSY);
+  fake.emulate_async();
+  fake.fail(call::async_submit, 3, EBUSY);
   writer out(path, behind);
   auto e = thrown<sluice::write_error>([&] {
     put_all(out, model);
@@ -395,8 +397,8 @@ TEST_F(uring_write_behind, a_failed_submission_is_the_failure) {
 TEST_F(uring_write_behind, a_destroyed_writer_reports_the_exact_bytes_lost) {
   auto path = dir / "out";
   fake_sys fake;
-  fake.emulate_ring({.deferred = true, .newest_first = true});
-  fake.fail(call::pwritev, 2, EIO);  // the first buffer, performed after the second
+  fake.emulate_async({.deferred = true, .newest_first = true});
+  fake.fail(call::write_at, 2, EIO);  // the first buffer, performed after the second
   std::vector<captured_reports::report> told;
   {
     captured_reports reports;
@@ -418,15 +420,15 @@ TEST_F(uring_write_behind, every_direct_write_is_aligned) {
   std::size_t block = direct_block(path);
   if (block == 0) GTEST_SKIP() << "no O_DIRECT in " << dir.path();
   fake_sys fake;
-  fake.emulate_ring({.deferred = true});
+  fake.emulate_async({.deferred = true});
   writer out(path,
              {.buffer_size = 16 * block, .caching = sluice::caching::direct, .write_behind = true});
   EXPECT_EQ(out.write_behind_engine(), write_behind_engine::io_uring);
   std::string model = print_numbers(out, 50'000);
   out.close();
   EXPECT_EQ(read_all(path), model);
-  EXPECT_GT(fake.ring_writes().size(), 10u);
-  for (const auto& record : fake.ring_writes()) {
+  EXPECT_GT(fake.async_submits().size(), 10u);
+  for (const auto& record : fake.async_submits()) {
     EXPECT_EQ(reinterpret_cast<std::uintptr_t>(record.data) % block, 0u);
     EXPECT_EQ(record.size % block, 0u);
     EXPECT_EQ(record.offset % static_cast<off_t>(block), 0);
@@ -458,7 +460,7 @@ TEST_F(uring_write_behind, real_files_hold_every_byte) {
   expect_same_bytes(dir / "direct", sluice::caching::direct, write_behind_engine::io_uring);
   fake_sys fake;
   expect_same_bytes(dir / "direct-thread", sluice::caching::direct, write_behind_engine::thread);
-  fake.use_real_ring();  // the real ring behind the fake seam
+  fake.use_real_async();  // the real ring behind the fake seam
   expect_same_bytes(dir / "direct-seam", sluice::caching::direct, write_behind_engine::io_uring);
 }
 

@@ -67,8 +67,8 @@ class engine_test : public dir_test {
   }
 
   // The io_uring engine on the fake's emulated ring.
-  std::unique_ptr<write_behind> uring_engine(std::size_t depth, ring_options ring) {
-    fake_.emulate_ring(ring);
+  std::unique_ptr<write_behind> uring_engine(std::size_t depth, async_options ring) {
+    fake_.emulate_async(ring);
     auto inner = plain();
     auto engine = sluice::detail::uring_write_behind::open(inner, file_, depth);
     return std::unique_ptr<write_behind>(static_cast<write_behind*>(engine.release()));
@@ -118,9 +118,9 @@ class engines : public engine_test, public ::testing::WithParamInterface<engine_
   std::vector<std::uint64_t> write_offsets() const {
     std::vector<std::uint64_t> out;
     if (threaded())
-      for (const auto& record : fake_.pwritevs()) out.push_back(record.offset);
+      for (const auto& record : fake_.writes_at()) out.push_back(record.offset);
     else
-      for (const auto& record : fake_.ring_writes()) out.push_back(record.offset);
+      for (const auto& record : fake_.async_submits()) out.push_back(record.offset);
     return out;
   }
 };
@@ -145,7 +145,7 @@ TEST_P(engines, a_failure_keeps_every_unwritten_byte_in_file_order) {
   std::promise<void> release;
   std::shared_future<void> released = release.get_future().share();
   bool hold_first = threaded();  // the ring writes nothing before it is waited on
-  fake_.on_pwritev([&](int nth, std::size_t requested) {
+  fake_.on_write_at([&](int nth, std::size_t requested) {
     if (nth == 1 && hold_first) released.wait_for(std::chrono::seconds(20));
     if (requested == size_of(1)) return transfer_action{transfer_action::partial, 0, 10};
     if (requested == size_of(1) - 10) return transfer_action{transfer_action::fail, EIO, 0};
@@ -172,7 +172,7 @@ TEST_P(engines, a_failure_keeps_every_unwritten_byte_in_file_order) {
   // Writes that landed past the failure were cut back.
   EXPECT_EQ(on_disk(), model_.substr(0, failed_at));
   if (threaded()) {
-    EXPECT_EQ(fake_.pwritevs().size(), 3u);  // nothing written after the failure
+    EXPECT_EQ(fake_.writes_at().size(), 3u);  // nothing written after the failure
   }
 }
 
@@ -190,7 +190,7 @@ TEST_F(uring_engine_test, at_most_depth_writes_are_in_flight) {
   for (int i = 0; i < 20; ++i) ASSERT_TRUE(queue(*engine));
   EXPECT_TRUE(engine->wait());
   std::size_t most = 0;
-  for (const auto& write : fake_.ring_writes()) most = std::max(most, write.in_flight);
+  for (const auto& write : fake_.async_submits()) most = std::max(most, write.in_flight);
   EXPECT_EQ(most, 3u);
   EXPECT_EQ(on_disk(), model_.substr(0, queued_));
 }
@@ -204,7 +204,7 @@ using thread_engine_test = engine_test;
 TEST_F(thread_engine_test, queue_waits_while_depth_buffers_are_queued) {
   std::promise<void> release;
   std::shared_future<void> released = release.get_future().share();
-  fake_.on_pwritev([&](int nth, std::size_t) {
+  fake_.on_write_at([&](int nth, std::size_t) {
     if (nth == 1) released.wait_for(std::chrono::seconds(20));
     return transfer_action{};
   });

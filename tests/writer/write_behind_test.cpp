@@ -31,7 +31,7 @@ constexpr sluice::writer_options behind{.buffer_size = 100, .write_behind = true
 class writes_by_thread {
  public:
   explicit writes_by_thread(fake_sys& fake) {
-    fake.on_pwritev([this](int, std::size_t) {
+    fake.on_write_at([this](int, std::size_t) {
       (std::this_thread::get_id() == caller_ ? from_caller_ : from_elsewhere_)++;
       return transfer_action{};
     });
@@ -58,7 +58,7 @@ TEST_F(write_behind, full_buffers_are_written_by_another_thread_in_order) {
   EXPECT_EQ(writes.from_elsewhere(), 99);  // every full buffer
   EXPECT_EQ(writes.from_caller(), 1);      // the last: close() waits for the thread, then writes it
   std::uint64_t expected_offset = 0;
-  for (const auto& record : fake.pwritevs()) {
+  for (const auto& record : fake.writes_at()) {
     EXPECT_EQ(record.offset, static_cast<off_t>(expected_offset));
     expected_offset += record.requested;
   }
@@ -74,7 +74,7 @@ TEST_F(write_behind, the_caller_fills_buffers_while_a_write_is_in_progress) {
   std::atomic<bool> caller_went_on{false};
   std::atomic<bool> went_on_while_blocked{false};
   fake_sys fake;
-  fake.on_pwritev([&](int nth, std::size_t) {
+  fake.on_write_at([&](int nth, std::size_t) {
     if (nth == 1) {
       // A bound on the wait, so that a writer that wrongly writes on the
       // caller's thread fails the test instead of hanging it.
@@ -100,7 +100,7 @@ TEST_F(write_behind, the_caller_fills_buffers_while_a_write_is_in_progress) {
 class held_first_write {
  public:
   explicit held_first_write(fake_sys& fake, transfer_action then = {}) {
-    fake.on_pwritev([this, then](int nth, std::size_t) {
+    fake.on_write_at([this, then](int nth, std::size_t) {
       if (nth != 1) return transfer_action{};
       released_.wait_for(std::chrono::seconds(20));
       return then;
@@ -149,7 +149,7 @@ void expect_queued_writes_taken_back(const std::filesystem::path& path,
   std::size_t capacity = options.buffer_size;
   fake_sys fake;
   held_first_write held(fake, {transfer_action::partial, 0, written});
-  fake.fail(call::pwritev, 2, EIO);  // the rest of the first write
+  fake.fail(call::write_at, 2, EIO);  // the rest of the first write
   std::string model = pattern(10 * capacity);
   writer out(path, options);
   ASSERT_EQ(out.buffer_size(), capacity);
@@ -232,7 +232,7 @@ TEST_F(write_behind, a_failed_background_sync_keeps_the_queue_unwritten) {
   auto path = dir / "out";
   fake_sys fake;
   held_first_write held(fake);
-  fake.fail(call::fdatasync, 1, EIO);
+  fake.fail(call::sync_data, 1, EIO);
   std::string model = pattern(1000);
   writer out(
       path,
@@ -248,15 +248,15 @@ TEST_F(write_behind, a_failed_background_sync_keeps_the_queue_unwritten) {
   EXPECT_EQ(out.tell() - out.buffered(), 100u);  // the first buffer was written, then not synced
   EXPECT_EQ(read_all(path), model.substr(0, 100));
   EXPECT_TRUE(thrown([&] { out.close(); }));
-  EXPECT_EQ(fake.calls(call::fdatasync), 1) << "a failed sync was retried";
-  EXPECT_EQ(fake.calls(call::pwritev), 1);
+  EXPECT_EQ(fake.calls(call::sync_data), 1) << "a failed sync was retried";
+  EXPECT_EQ(fake.calls(call::write_at), 1);
 }
 
 TEST_F(write_behind, a_background_failure_is_thrown_by_the_next_call_and_nothing_is_lost) {
   auto path = dir / "out";
   std::string model = pattern(450);
   fake_sys fake;
-  fake.fail(call::pwritev, 2, ENOSPC);  // the second buffer, in the background
+  fake.fail(call::write_at, 2, ENOSPC);  // the second buffer, in the background
   writer out(path, behind);
   std::optional<sluice::write_error> e = thrown<sluice::write_error>([&] {
     put_all(out, model);
@@ -271,12 +271,12 @@ TEST_F(write_behind, a_background_failure_is_thrown_by_the_next_call_and_nothing
   EXPECT_EQ(read_all(path), model.substr(0, 100));
   EXPECT_EQ(out.tell() - out.buffered(), 100u);
   EXPECT_LE(out.tell(), model.size());
-  int writes = fake.calls(call::pwritev);
+  int writes = fake.calls(call::write_at);
   auto again = thrown<sluice::write_error>([&] { out.put('x'); });
   ASSERT_TRUE(again);
   EXPECT_EQ(again->offset(), 100u);
   EXPECT_TRUE(thrown<sluice::write_error>([&] { out.close(); }));
-  EXPECT_EQ(fake.calls(call::pwritev), writes) << "a failed write was retried";
+  EXPECT_EQ(fake.calls(call::write_at), writes) << "a failed write was retried";
   EXPECT_EQ(read_all(path), model.substr(0, 100));
 }
 
@@ -284,8 +284,8 @@ TEST_F(write_behind, a_short_background_write_keeps_the_rest_buffered) {
   auto path = dir / "out";
   std::string model = pattern(1000);
   fake_sys fake;
-  fake.short_transfer(call::pwritev, 2, 30);  // buffer 2: 30 bytes in, then
-  fake.fail(call::pwritev, 3, EIO);           // the rest fails
+  fake.short_transfer(call::write_at, 2, 30);  // buffer 2: 30 bytes in, then
+  fake.fail(call::write_at, 3, EIO);           // the rest fails
   std::optional<sluice::write_error> e;
   {
     captured_reports reports;
@@ -309,7 +309,7 @@ TEST_F(write_behind, a_destroyed_writer_reports_the_exact_bytes_lost) {
   std::promise<void> release;
   std::shared_future<void> released = release.get_future().share();
   fake_sys fake;
-  fake.on_pwritev([&](int nth, std::size_t) {
+  fake.on_write_at([&](int nth, std::size_t) {
     if (nth > 1) return transfer_action{};
     released.wait_for(std::chrono::seconds(20));  // until the caller is done putting
     return transfer_action{transfer_action::fail, EIO};
@@ -336,12 +336,12 @@ TEST_F(write_behind, write_through_syncs_each_buffer_and_a_failed_sync_poisons) 
                       .write_behind = true});
     put_all(out, model);
     out.close();
-    EXPECT_EQ(fake.calls(call::fdatasync), fake.calls(call::pwritev));
+    EXPECT_EQ(fake.calls(call::sync_data), fake.calls(call::write_at));
   }
   EXPECT_EQ(read_all(path), model);
 
   fake_sys fake;
-  fake.fail(call::fdatasync, 2, EIO);
+  fake.fail(call::sync_data, 2, EIO);
   writer out(
       path,
       {.buffer_size = 100, .durability = sluice::durability::write_through, .write_behind = true});
@@ -351,10 +351,10 @@ TEST_F(write_behind, write_through_syncs_each_buffer_and_a_failed_sync_poisons) 
   });
   ASSERT_TRUE(e);
   EXPECT_EQ(e->code().value(), EIO);
-  int syncs = fake.calls(call::fdatasync);
+  int syncs = fake.calls(call::sync_data);
   EXPECT_TRUE(thrown([&] { out.sync(); }));
   EXPECT_TRUE(thrown([&] { out.close(); }));
-  EXPECT_EQ(fake.calls(call::fdatasync), syncs) << "a failed sync was retried";
+  EXPECT_EQ(fake.calls(call::sync_data), syncs) << "a failed sync was retried";
 }
 
 TEST_F(write_behind, flush_and_sync_wait_for_the_background_writes) {

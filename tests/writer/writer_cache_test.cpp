@@ -93,16 +93,16 @@ TEST_F(writer_cache, every_write_starts_its_writeback_and_old_windows_are_droppe
   write_big(out, 3 * window);
   std::vector<call> log = fake.log();
   for (std::size_t i = 0; i < log.size(); ++i)
-    if (log[i] == call::pwritev) {
+    if (log[i] == call::write_at) {
       ASSERT_LT(i + 1, log.size());
-      EXPECT_EQ(log[i + 1], call::sync_file_range) << "write " << i << " left alone";
+      EXPECT_EQ(log[i + 1], call::writeback) << "write " << i << " left alone";
     }
-  EXPECT_GE(fake.calls(call::fadvise), 1) << "nothing dropped after three windows";
+  EXPECT_GE(fake.calls(call::drop_cache), 1) << "nothing dropped after three windows";
   out.close();
   // close writes the last buffer, then waits for and drops everything left.
   ASSERT_GE(fake.log().size(), 3u);
   EXPECT_EQ(std::vector<call>(fake.log().end() - 3, fake.log().end()),
-            (std::vector<call>{call::sync_file_range, call::fadvise, call::close}));
+            (std::vector<call>{call::writeback, call::drop_cache, call::close}));
   EXPECT_EQ(size_on_disk(path), 3 * window);
 }
 
@@ -111,8 +111,8 @@ TEST_F(writer_cache, normal_caching_makes_no_cache_calls) {
   writer out(dir / "f", {.buffer_size = mib});
   write_big(out, 3 * window);
   out.close();
-  EXPECT_EQ(fake.calls(call::sync_file_range), 0);
-  EXPECT_EQ(fake.calls(call::fadvise), 0);
+  EXPECT_EQ(fake.calls(call::writeback), 0);
+  EXPECT_EQ(fake.calls(call::drop_cache), 0);
 }
 
 TEST_F(writer_cache, a_writeback_error_poisons_the_writer) {
@@ -122,7 +122,7 @@ TEST_F(writer_cache, a_writeback_error_poisons_the_writer) {
   // Every write starts its writeback; the first waiting call comes once two
   // windows are written, right after the second window's last start.
   int waiting_call = static_cast<int>(2 * window / mib) + 1;
-  fake.fail(call::sync_file_range, waiting_call, EIO);
+  fake.fail(call::writeback, waiting_call, EIO);
   auto e = thrown([&] { write_big(out, 3 * window); });
   ASSERT_TRUE(e);
   EXPECT_EQ(e->code().value(), EIO);
@@ -134,15 +134,15 @@ TEST_F(writer_cache, a_writeback_error_poisons_the_writer) {
   auto closing = thrown([&] { out.close(); });
   ASSERT_TRUE(closing);
   EXPECT_EQ(closing->code().value(), EIO);
-  EXPECT_EQ(fake.calls(call::fdatasync), 0);
+  EXPECT_EQ(fake.calls(call::sync_data), 0);
 }
 
 // Whether `ranges` start writeback only (no waiting) and cover [0, size)
 // one after another.
-void expect_contiguous_writeback(const std::vector<range_record>& ranges, std::uint64_t size) {
+void expect_contiguous_writeback(const std::vector<writeback_record>& ranges, std::uint64_t size) {
   std::uint64_t covered = 0;
-  for (const range_record& r : ranges) {
-    EXPECT_EQ(r.flags, unsigned{SYNC_FILE_RANGE_WRITE}) << "a sync at close waits only there";
+  for (const writeback_record& r : ranges) {
+    EXPECT_FALSE(r.wait) << "a sync at close waits only there";
     EXPECT_EQ(static_cast<std::uint64_t>(r.offset), covered);
     covered += static_cast<std::uint64_t>(r.length);
   }
@@ -164,8 +164,10 @@ TEST_F(writer_cache, a_writer_synced_at_close_starts_writeback_as_it_writes) {
     EXPECT_EQ(out.write_behind_engine(), options.write_behind ? sluice::write_behind_engine::thread
                                                               : sluice::write_behind_engine::none)
         << "the thread starts each buffer's writeback";
-    EXPECT_EQ(fake.calls(call::fdatasync) + fake.calls(call::fsync), 0);
-    expect_contiguous_writeback(fake.sync_file_ranges(), 8 * mib);
+    EXPECT_EQ(
+        fake.calls(call::sync_data) + fake.calls(call::sync_all) + fake.calls(call::sync_directory),
+        0);
+    expect_contiguous_writeback(fake.writebacks(), 8 * mib);
     out.close();
     EXPECT_EQ(size_on_disk(path), 8 * mib);
   }
@@ -180,7 +182,7 @@ TEST_F(writer_cache, writes_not_synced_at_close_or_synced_each_start_no_writebac
     writer out(dir / "f", options);
     write_big(out, 4 * mib);
     out.close();
-    EXPECT_EQ(fake.calls(call::sync_file_range), 0);
+    EXPECT_EQ(fake.calls(call::writeback), 0);
   }
 }
 
@@ -189,7 +191,7 @@ TEST_F(writer_cache, a_failed_early_writeback_is_a_sticky_error_and_replaces_not
   write_all(path, "old");
   fake_sys fake;
   writer out(path, {.atomic_replace = true});
-  fake.fail(call::sync_file_range, 2, EIO);
+  fake.fail(call::writeback, 2, EIO);
   auto e = thrown([&] { write_big(out, 4 * mib); });
   ASSERT_TRUE(e);
   EXPECT_EQ(e->code().value(), EIO);

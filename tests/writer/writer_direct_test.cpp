@@ -55,9 +55,9 @@ TEST_F(writer_direct, every_transfer_is_aligned_and_the_file_exact_at_close) {
   out.flush();
   EXPECT_EQ(size_on_disk(path) % block, 0u) << "padded until close";
   out.close();
-  EXPECT_TRUE(fake.open_flags()[0] & O_DIRECT);
-  ASSERT_FALSE(fake.pwritevs().empty());
-  for (const auto& w : fake.pwritevs()) {
+  EXPECT_TRUE(fake.opens()[0].direct);
+  ASSERT_FALSE(fake.writes_at().empty());
+  for (const auto& w : fake.writes_at()) {
     EXPECT_EQ(static_cast<std::size_t>(w.offset) % block, 0u);
     EXPECT_EQ(w.requested % block, 0u);
   }
@@ -70,14 +70,14 @@ TEST_F(writer_direct, a_large_write_is_copied_not_gathered) {
   writer out(dir / "d", {.buffer_size = 4096, .caching = caching::direct});
   out.put('x');
   out.write(pattern(1 << 20));
-  for (const auto& w : fake.pwritevs()) EXPECT_EQ(w.iov_count, 1);
+  for (const auto& w : fake.writes_at()) EXPECT_EQ(w.iov_count, 1);
   out.close();
 }
 
 TEST_F(writer_direct, without_statx_alignment_the_block_size_is_used) {
   auto path = dir / "d";
   fake_sys fake;
-  fake.fail(call::statx, 1, ENOSYS);
+  fake.fail(call::direct_alignment, 1, ENOSYS);
   writer out(path, direct);
   out.write(std::string_view("through st_blksize"));
   out.close();
@@ -91,7 +91,7 @@ TEST_F(writer_direct, a_failed_write_leaves_exactly_the_bytes_before_it) {
   writer out(path, {.buffer_size = 4096, .caching = caching::direct});
   out.write(std::string_view(data).substr(0, 5000));
   out.flush();  // 5000 bytes on disk, the file padded to 8192, 904 bytes kept
-  fake.fail(call::pwritev, fake.calls(call::pwritev) + 1, EIO);  // the rewrite of block 2
+  fake.fail(call::write_at, fake.calls(call::write_at) + 1, EIO);  // the rewrite of block 2
   auto e = thrown<sluice::write_error>([&] { out.write(std::string_view(data).substr(5000)); });
   ASSERT_TRUE(e);
   auto closing = thrown<sluice::write_error>([&] { out.close(); });
@@ -108,7 +108,7 @@ TEST_F(writer_direct, keeps_two_writes_in_flight_where_io_uring_serves) {
   auto path = dir / "d";
   std::string data = pattern(300'001);
   fake_sys fake;
-  fake.emulate_ring({.deferred = true});
+  fake.emulate_async({.deferred = true});
   writer out(path, {.buffer_size = 16 * 1024, .caching = caching::direct});
   EXPECT_EQ(out.write_behind_engine(), sluice::write_behind_engine::io_uring);
   for (std::size_t at = 0; at < data.size(); at += 7777)
@@ -117,8 +117,8 @@ TEST_F(writer_direct, keeps_two_writes_in_flight_where_io_uring_serves) {
   EXPECT_TRUE(read_all(path) == data);
   std::size_t block = block_of(path);
   std::size_t most = 0;
-  ASSERT_GT(fake.ring_writes().size(), 10u);
-  for (const auto& w : fake.ring_writes()) {
+  ASSERT_GT(fake.async_submits().size(), 10u);
+  for (const auto& w : fake.async_submits()) {
     most = std::max(most, w.in_flight);
     EXPECT_EQ(reinterpret_cast<std::uintptr_t>(w.data) % block, 0u);
     EXPECT_EQ(w.size % block, 0u);
@@ -133,8 +133,8 @@ TEST_F(writer_direct, a_write_failed_in_flight_leaves_exactly_the_bytes_before_i
   auto path = dir / "d";
   std::string data = pattern(200'000);
   fake_sys fake;
-  fake.emulate_ring({.deferred = true, .newest_first = true});
-  fake.fail(call::pwritev, 3, ENOSPC);  // the emulated ring writes with pwritev
+  fake.emulate_async({.deferred = true, .newest_first = true});
+  fake.fail(call::write_at, 3, ENOSPC);  // the emulated ring writes with pwritev
   writer out(path, {.buffer_size = 16 * 1024, .caching = caching::direct});
   ASSERT_EQ(out.write_behind_engine(), sluice::write_behind_engine::io_uring);
   auto e = thrown<sluice::write_error>([&] {

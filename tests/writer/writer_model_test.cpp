@@ -227,7 +227,7 @@ std::string engine_name(const testing::TestParamInfo<engine>& info) {
 // has one).
 void choose(fake_sys& fake, engine chosen) {
   if (chosen == engine::emulated_io_uring)
-    fake.emulate_ring({.deferred = true, .newest_first = true});
+    fake.emulate_async({.deferred = true, .newest_first = true});
 }
 
 // The same sequences with write_behind, through each engine.
@@ -291,7 +291,7 @@ TEST_P(writer_model_faults, short_and_interrupted_writes_are_invisible) {
     bool nothing_ok = may_write_nothing();
     fake_sys fake;
     choose(fake, GetParam());
-    fake.on_pwritev([&faults, &stalled, nothing_ok](int, std::size_t requested) {
+    fake.on_write_at([&faults, &stalled, nothing_ok](int, std::size_t requested) {
       switch (faults() % 4) {
         case 0: return transfer_action{transfer_action::fail, EINTR};
         case 1: {
@@ -327,7 +327,7 @@ TEST_P(writer_model_faults, a_failing_write_leaves_a_prefix_and_sticks) {
     std::mt19937_64 faults(seed * 31);  // the write-behind thread's own
     fake_sys fake;
     choose(fake, GetParam());
-    fake.on_pwritev([&](int nth, std::size_t requested) {
+    fake.on_write_at([&](int nth, std::size_t requested) {
       if (nth == failing_call - 1 && faults() % 2)
         return transfer_action{transfer_action::partial, 0, requested ? faults() % requested : 0};
       if (nth >= failing_call) return transfer_action{transfer_action::fail, error_value};
@@ -356,13 +356,13 @@ TEST_P(writer_model_faults, a_failing_write_leaves_a_prefix_and_sticks) {
         std::string file = read_all(path);
         ASSERT_TRUE(file == model.substr(0, failure->offset()))
             << difference(file, model.substr(0, failure->offset()));
-        int calls = fake.calls(call::pwritev);
+        int calls = fake.calls(call::write_at);
         auto again = thrown<sluice::write_error>([&] { out.put('x'); });
         ASSERT_TRUE(again);
         EXPECT_EQ(again->offset(), failure->offset());
         EXPECT_TRUE(thrown<sluice::write_error>([&] { out.flush(); }));
         EXPECT_TRUE(thrown<sluice::write_error>([&] { out.close(); }));
-        EXPECT_EQ(fake.calls(call::pwritev), calls);
+        EXPECT_EQ(fake.calls(call::write_at), calls);
       }
       if (!failure) {
         failure = thrown<sluice::write_error>([&] { out.close(); });

@@ -71,7 +71,7 @@ TEST_F(writer_preallocate, an_appended_file_keeps_its_size_and_content) {
   fake_sys fake;
   auto f = sluice::file::open(path, {.mode = sluice::open_mode::append});
   writer out(std::move(f), {.preallocate = mib});
-  ASSERT_EQ(fake.calls(call::fallocate), 1);
+  ASSERT_EQ(fake.calls(call::preallocate), 1);
   EXPECT_EQ(size_on_disk(path), 9u);
   out.write(std::string_view("appended"));
   out.close();
@@ -81,27 +81,27 @@ TEST_F(writer_preallocate, an_appended_file_keeps_its_size_and_content) {
 TEST_F(writer_preallocate, a_filesystem_without_fallocate_is_reported_not_emulated) {
   auto path = dir / "p";
   fake_sys fake;
-  fake.fail(call::fallocate, 1, EOPNOTSUPP);
+  fake.fail(call::preallocate, 1, EOPNOTSUPP);
   writer out(path, {.preallocate = mib});
   EXPECT_FALSE(out.preallocated());
   out.write(std::string_view("still written"));
   out.close();
-  EXPECT_EQ(fake.calls(call::fallocate), 1);
-  EXPECT_EQ(fake.calls(call::ftruncate), 0) << "nothing to give back";
-  EXPECT_EQ(fake.calls(call::pwritev), 1) << "no byte-writing emulation";
+  EXPECT_EQ(fake.calls(call::preallocate), 1);
+  EXPECT_EQ(fake.calls(call::resize), 0) << "nothing to give back";
+  EXPECT_EQ(fake.calls(call::write_at), 1) << "no byte-writing emulation";
   EXPECT_EQ(read_all(path), "still written");
 }
 
 TEST_F(writer_preallocate, no_space_for_the_reservation_throws_before_any_data_is_accepted) {
   auto path = dir / "p";
   fake_sys fake;
-  fake.fail(call::fallocate, 1, ENOSPC);
+  fake.fail(call::preallocate, 1, ENOSPC);
   auto e = thrown([&] { writer out(path, {.preallocate = mib}); });
   ASSERT_TRUE(e);
   EXPECT_EQ(e->code().value(), ENOSPC);
   EXPECT_NE(std::string(e->what()).find("preallocate " + quoted(path)), std::string::npos)
       << e->what();
-  EXPECT_EQ(fake.calls(call::pwritev), 0);
+  EXPECT_EQ(fake.calls(call::write_at), 0);
 }
 
 TEST_F(writer_preallocate, not_asked_means_no_fallocate_and_no_truncate) {
@@ -110,18 +110,18 @@ TEST_F(writer_preallocate, not_asked_means_no_fallocate_and_no_truncate) {
   EXPECT_FALSE(out.preallocated());
   out.write(std::string_view("x"));
   out.close();
-  EXPECT_EQ(fake.calls(call::fallocate), 0);
-  EXPECT_EQ(fake.calls(call::ftruncate), 0);
+  EXPECT_EQ(fake.calls(call::preallocate), 0);
+  EXPECT_EQ(fake.calls(call::resize), 0);
 }
 
 TEST_F(writer_preallocate, the_reservation_is_given_back_after_a_write_error_too) {
   auto path = dir / "p";
   fake_sys fake;
   writer out(path, {.buffer_size = 16, .preallocate = mib});
-  fake.fail(call::pwritev, 1, EIO);
+  fake.fail(call::write_at, 1, EIO);
   EXPECT_TRUE(thrown<sluice::write_error>([&] { out.write(pattern(40)); }));
   EXPECT_TRUE(thrown<sluice::write_error>([&] { out.close(); }));
-  EXPECT_EQ(fake.calls(call::ftruncate), 1);
+  EXPECT_EQ(fake.calls(call::resize), 1);
   EXPECT_EQ(size_on_disk(path), 0u);
 }
 
@@ -132,8 +132,9 @@ TEST_F(writer_durability, none_never_syncs) {
   writer out(dir / "d");
   out.write(std::string_view("data"));
   out.close();
-  EXPECT_EQ(fake.calls(call::fdatasync), 0);
-  EXPECT_EQ(fake.calls(call::fsync), 0);
+  EXPECT_EQ(fake.calls(call::sync_data), 0);
+  EXPECT_EQ(fake.calls(call::sync_all), 0);
+  EXPECT_EQ(fake.calls(call::sync_directory), 0);
 }
 
 TEST_F(writer_durability, data_on_close_writes_then_fdatasyncs_then_closes) {
@@ -141,11 +142,12 @@ TEST_F(writer_durability, data_on_close_writes_then_fdatasyncs_then_closes) {
   fake_sys fake;
   writer out(path, {.durability = durability::data_on_close});
   out.write(std::string_view("data"));
-  EXPECT_EQ(fake.calls(call::fdatasync), 0) << "nothing is synced before close";
+  EXPECT_EQ(fake.calls(call::sync_data), 0) << "nothing is synced before close";
   out.close();
-  EXPECT_EQ(from_last(fake.log(), call::pwritev),
-            (std::vector<call>{call::pwritev, call::fdatasync, call::close}));
-  EXPECT_EQ(fake.calls(call::fsync), 0);
+  EXPECT_EQ(from_last(fake.log(), call::write_at),
+            (std::vector<call>{call::write_at, call::sync_data, call::close}));
+  EXPECT_EQ(fake.calls(call::sync_all), 0);
+  EXPECT_EQ(fake.calls(call::sync_directory), 0);
   EXPECT_EQ(read_all(path), "data");
 }
 
@@ -155,14 +157,16 @@ TEST_F(writer_durability, all_on_close_of_a_new_file_syncs_the_file_then_its_dir
   writer out(path, {.durability = durability::all_on_close});
   out.write(std::string_view("data"));
   out.close();
-  EXPECT_EQ(from_last(fake.log(), call::pwritev),
-            (std::vector<call>{call::pwritev, call::fsync, call::close, call::fsync, call::close}));
+  EXPECT_EQ(from_last(fake.log(), call::write_at),
+            (std::vector<call>{call::write_at, call::sync_all, call::close, call::sync_directory,
+                               call::close}));
   // The directory and the name in it (O_PATH: the path resolved), the
   // directory for reading (to be synced), then the file, created in it.
-  ASSERT_EQ(fake.open_flags().size(), 4u);
-  EXPECT_TRUE(fake.open_flags()[0] & O_DIRECTORY) << "the directory is opened first";
-  EXPECT_EQ(fake.open_flags()[2] & (O_DIRECTORY | O_PATH), O_DIRECTORY);
-  EXPECT_TRUE(fake.open_flags()[3] & O_EXCL) << "the writer must know it created the file";
+  ASSERT_EQ(fake.opens().size(), 4u);
+  EXPECT_TRUE(fake.opens()[0].directory) << "the directory is opened first";
+  EXPECT_TRUE(fake.opens()[2].directory);
+  EXPECT_NE(fake.opens()[2].mode, sluice::detail::open_request::access::path_only);
+  EXPECT_TRUE(fake.opens()[3].exclusive) << "the writer must know it created the file";
   EXPECT_EQ(fake.open_paths()[3], "d");
   EXPECT_EQ(read_all(path), "data");
 }
@@ -192,8 +196,8 @@ TEST_F(writer_durability, all_on_close_of_an_existing_file_syncs_only_the_file) 
   writer out(path, {.durability = durability::all_on_close});
   out.write(std::string_view("new"));
   out.close();
-  EXPECT_EQ(from_last(fake.log(), call::pwritev),
-            (std::vector<call>{call::pwritev, call::fsync, call::close}));
+  EXPECT_EQ(from_last(fake.log(), call::write_at),
+            (std::vector<call>{call::write_at, call::sync_all, call::close}));
   EXPECT_EQ(fake.calls(call::open), 5)
       << "the directory and the name O_PATH, the directory to sync, create refused, then open";
   EXPECT_EQ(read_all(path), "new");
@@ -210,7 +214,7 @@ TEST_F(writer_durability, all_on_close_through_a_dangling_link_syncs_the_directo
     writer out(dir / "link", {.durability = durability::all_on_close});
     out.write(std::string_view("data"));
     out.close();
-    synced = fake.fsynced();
+    synced = fake.synced();
   }
   EXPECT_EQ(read_all(dir / "real" / "d"), "data");
   EXPECT_TRUE(std::filesystem::is_symlink(dir / "link"));
@@ -228,8 +232,9 @@ TEST_F(writer_durability, all_on_close_of_a_file_removed_meanwhile_creates_it_an
   write_all(path, "old");
   fake_sys fake;
   bool removed = false;
-  fake.on_open([&](const std::string& name, int flags) {
-    bool opens_existing = !(flags & (O_CREAT | O_PATH | O_DIRECTORY));
+  fake.on_open([&](const std::string& name, const sluice::detail::open_request& how) {
+    bool opens_existing = !how.create && !how.directory &&
+                          how.mode != sluice::detail::open_request::access::path_only;
     if (opens_existing && std::filesystem::path(name).filename() == "d" && !removed) {
       removed = true;
       std::filesystem::remove(path);
@@ -241,7 +246,8 @@ TEST_F(writer_durability, all_on_close_of_a_file_removed_meanwhile_creates_it_an
   out.close();
   EXPECT_TRUE(removed);
   EXPECT_EQ(read_all(path), "new");
-  EXPECT_EQ(fake.calls(call::fsync), 2) << "the file, then its directory";
+  EXPECT_EQ(fake.calls(call::sync_all), 1) << "the file";
+  EXPECT_EQ(fake.calls(call::sync_directory), 1) << "then its directory";
 }
 
 // A file that is there whenever it is created and gone whenever it is
@@ -249,9 +255,10 @@ TEST_F(writer_durability, all_on_close_of_a_file_removed_meanwhile_creates_it_an
 TEST_F(writer_durability, all_on_close_of_a_file_that_keeps_disappearing_gives_up) {
   auto path = dir / "d";
   fake_sys fake;
-  fake.on_open([&](const std::string& name, int flags) {
-    if (std::filesystem::path(name).filename() != "d" || (flags & O_PATH)) return 0;
-    if (flags & O_EXCL)
+  fake.on_open([&](const std::string& name, const sluice::detail::open_request& how) {
+    using access = sluice::detail::open_request::access;
+    if (std::filesystem::path(name).filename() != "d" || how.mode == access::path_only) return 0;
+    if (how.exclusive)
       write_all(path, "appears");
     else
       std::filesystem::remove(path);
@@ -277,7 +284,8 @@ TEST_F(writer_durability, all_on_close_through_a_descriptor_link_writes_the_desc
     writer out(dir / "descriptor", {.durability = durability::all_on_close});
     out.write(std::string_view("new"));
     out.close();
-    EXPECT_EQ(fake.calls(call::fsync), 1) << "the file only";
+    EXPECT_EQ(fake.calls(call::sync_all), 1) << "the file only";
+    EXPECT_EQ(fake.calls(call::sync_directory), 0);
   }
   ::close(fd);
   EXPECT_EQ(read_all(dir / "target"), "new");
@@ -290,7 +298,8 @@ TEST_F(writer_durability, all_on_close_through_an_open_file_does_not_sync_the_di
   writer out(std::move(f), {.durability = durability::all_on_close});
   out.write(std::string_view("data"));
   out.close();
-  EXPECT_EQ(fake.calls(call::fsync), 1);
+  EXPECT_EQ(fake.calls(call::sync_all), 1);
+  EXPECT_EQ(fake.calls(call::sync_directory), 0);
   EXPECT_EQ(fake.calls(call::open), 0);
 }
 
@@ -299,9 +308,9 @@ TEST_F(writer_durability, the_reservation_is_given_back_before_the_sync) {
   writer out(dir / "d", {.preallocate = mib, .durability = durability::all_on_close});
   out.write(std::string_view("data"));
   out.close();
-  EXPECT_EQ(from_last(fake.log(), call::pwritev),
-            (std::vector<call>{call::pwritev, call::fstat, call::ftruncate, call::fsync,
-                               call::close, call::fsync, call::close}));
+  EXPECT_EQ(from_last(fake.log(), call::write_at),
+            (std::vector<call>{call::write_at, call::facts, call::resize, call::sync_all,
+                               call::close, call::sync_directory, call::close}));
 }
 
 TEST_F(writer_durability, a_failed_sync_at_close_poisons_the_writer_and_is_not_retried) {
@@ -309,7 +318,7 @@ TEST_F(writer_durability, a_failed_sync_at_close_poisons_the_writer_and_is_not_r
   fake_sys fake;
   writer out(path, {.durability = durability::data_on_close});
   out.write(std::string_view("data"));
-  fake.fail(call::fdatasync, 1, EIO);
+  fake.fail(call::sync_data, 1, EIO);
   auto e = thrown([&] { out.close(); });
   ASSERT_TRUE(e);
   EXPECT_EQ(e->code().value(), EIO);
@@ -319,7 +328,7 @@ TEST_F(writer_durability, a_failed_sync_at_close_poisons_the_writer_and_is_not_r
   ASSERT_TRUE(again);
   EXPECT_EQ(again->code().value(), EIO);
   EXPECT_FALSE(out.is_open());
-  EXPECT_EQ(fake.calls(call::fdatasync), 1);
+  EXPECT_EQ(fake.calls(call::sync_data), 1);
   EXPECT_EQ(fake.calls(call::close), 1);
 }
 
@@ -328,7 +337,7 @@ TEST_F(writer_durability, a_failed_directory_sync_is_thrown_by_close) {
   fake_sys fake;
   writer out(path, {.durability = durability::all_on_close});
   out.write(std::string_view("data"));
-  fake.fail(call::fsync, 2, EIO);  // the first is the file's, the second its directory's
+  fake.fail(call::sync_directory, 1, EIO);  // after the file's sync_all
   auto e = thrown([&] { out.close(); });
   ASSERT_TRUE(e);
   EXPECT_EQ(e->code().value(), EIO);
@@ -342,7 +351,7 @@ TEST_F(writer_durability, the_destructor_syncs_too) {
     writer out(dir / "d", {.durability = durability::data_on_close});
     out.write(std::string_view("data"));
   }
-  EXPECT_EQ(fake.calls(call::fdatasync), 1);
+  EXPECT_EQ(fake.calls(call::sync_data), 1);
 }
 
 TEST_F(writer_durability, write_through_syncs_after_every_write_to_the_os) {
@@ -352,18 +361,18 @@ TEST_F(writer_durability, write_through_syncs_after_every_write_to_the_os) {
   out.write(pattern(100, 1));  // fills the buffer once: one write, one sync
   // fstat: the constructor checks that the file is no pipe, which cannot sync.
   EXPECT_EQ(fake.log(),
-            (std::vector<call>{call::open, call::fstat, call::pwritev, call::fdatasync}));
+            (std::vector<call>{call::open, call::facts, call::write_at, call::sync_data}));
   out.write(pattern(500, 2));  // gathered with the 36 buffered bytes
-  EXPECT_EQ(fake.calls(call::pwritev), 2);
-  EXPECT_EQ(fake.calls(call::fdatasync), 2);
+  EXPECT_EQ(fake.calls(call::write_at), 2);
+  EXPECT_EQ(fake.calls(call::sync_data), 2);
   out.put('!');
   out.flush();  // durable when it returns
-  EXPECT_EQ(from_last(fake.log(), call::pwritev),
-            (std::vector<call>{call::pwritev, call::fdatasync}));
+  EXPECT_EQ(from_last(fake.log(), call::write_at),
+            (std::vector<call>{call::write_at, call::sync_data}));
   out.sync();  // nothing new to make durable: no second sync
-  EXPECT_EQ(fake.calls(call::fdatasync), 3);
+  EXPECT_EQ(fake.calls(call::sync_data), 3);
   out.close();
-  EXPECT_EQ(fake.calls(call::fdatasync), 3) << "close had nothing left to write";
+  EXPECT_EQ(fake.calls(call::sync_data), 3) << "close had nothing left to write";
   EXPECT_EQ(read_all(path), pattern(100, 1) + pattern(500, 2) + "!");
 }
 
@@ -371,7 +380,7 @@ TEST_F(writer_durability, write_through_sync_failure_poisons_the_writer) {
   auto path = dir / "w";
   fake_sys fake;
   writer out(path, {.buffer_size = 64, .durability = durability::write_through});
-  fake.fail(call::fdatasync, 1, EIO);
+  fake.fail(call::sync_data, 1, EIO);
   auto e = thrown([&] { out.write(pattern(100)); });
   ASSERT_TRUE(e);
   EXPECT_EQ(e->code().value(), EIO);
@@ -380,7 +389,7 @@ TEST_F(writer_durability, write_through_sync_failure_poisons_the_writer) {
   auto again = thrown([&] { out.close(); });
   ASSERT_TRUE(again);
   EXPECT_EQ(again->code().value(), EIO);
-  EXPECT_EQ(fake.calls(call::fdatasync), 1) << "a failed sync is never retried";
+  EXPECT_EQ(fake.calls(call::sync_data), 1) << "a failed sync is never retried";
 }
 
 }  // namespace

@@ -48,11 +48,11 @@ TEST_F(writer_basics, default_buffer_is_used_and_nothing_is_written_before_it_fi
   EXPECT_EQ(out.buffer_size(), sluice::writer_options::default_buffer_size);
   std::string data = pattern(sluice::writer_options::default_buffer_size);
   out.write(data);
-  EXPECT_EQ(fake.calls(call::pwritev), 0);
+  EXPECT_EQ(fake.calls(call::write_at), 0);
   EXPECT_EQ(out.buffered(), data.size());
   out.put('!');
-  ASSERT_EQ(fake.calls(call::pwritev), 1);
-  EXPECT_EQ(fake.pwritevs()[0].requested, data.size());
+  ASSERT_EQ(fake.calls(call::write_at), 1);
+  EXPECT_EQ(fake.writes_at()[0].requested, data.size());
   EXPECT_EQ(out.buffered(), 1u);
   out.close();
   EXPECT_EQ(read_all(path), data + "!");
@@ -66,13 +66,13 @@ TEST_F(writer_basics, flush_hands_the_bytes_to_the_os_and_tell_makes_no_call) {
   fake_sys fake;
   for (int i = 0; i < 100; ++i) EXPECT_EQ(out.tell(), 5u);
   out.flush();
-  EXPECT_EQ(fake.calls(call::pwritev), 1);
+  EXPECT_EQ(fake.calls(call::write_at), 1);
   EXPECT_EQ(out.buffered(), 0u);
   EXPECT_EQ(out.tell(), 5u);
   EXPECT_EQ(size_on_disk(path), 5u);
   out.flush();  // nothing buffered: no call
-  EXPECT_EQ(fake.calls(call::pwritev), 1);
-  EXPECT_EQ(fake.calls(call::fstat), 0);
+  EXPECT_EQ(fake.calls(call::write_at), 1);
+  EXPECT_EQ(fake.calls(call::facts), 0);
 }
 
 TEST_F(writer_basics, sync_flushes_then_fdatasyncs_once) {
@@ -81,11 +81,11 @@ TEST_F(writer_basics, sync_flushes_then_fdatasyncs_once) {
   fake_sys fake;
   out.write(std::string_view("durable"));
   out.sync();
-  EXPECT_EQ(fake.calls(call::pwritev), 1);
-  EXPECT_EQ(fake.calls(call::fdatasync), 1);
+  EXPECT_EQ(fake.calls(call::write_at), 1);
+  EXPECT_EQ(fake.calls(call::sync_data), 1);
   EXPECT_EQ(size_on_disk(path), 7u);
   out.close();
-  EXPECT_EQ(fake.calls(call::fdatasync), 1);  // durability none: close does not sync
+  EXPECT_EQ(fake.calls(call::sync_data), 1);  // durability none: close does not sync
   EXPECT_EQ(fake.calls(call::close), 1);
 }
 
@@ -114,7 +114,7 @@ TEST_F(writer_basics, empty_writes_change_nothing) {
   out.write(std::string_view("abcd"));
   out.write(std::string_view());  // at a full buffer
   EXPECT_EQ(out.tell(), 4u);
-  EXPECT_EQ(fake.calls(call::pwritev), 0);
+  EXPECT_EQ(fake.calls(call::write_at), 0);
   out.close();
   out.write(std::string_view());  // closed: the buffer pointer is null too
   EXPECT_EQ(out.tell(), 4u);
@@ -183,7 +183,7 @@ TEST_F(writer_basics, reserve_that_does_not_fit_flushes_first) {
   out.write(std::string_view("0123456789"));
   fake_sys fake;
   auto room = out.reserve(8);
-  EXPECT_EQ(fake.calls(call::pwritev), 1);
+  EXPECT_EQ(fake.calls(call::write_at), 1);
   EXPECT_EQ(room.size(), 16u);
   EXPECT_EQ(out.buffered(), 0u);
   EXPECT_EQ(size_on_disk(path), 10u);
@@ -253,8 +253,8 @@ TEST_F(writer_gather, buffered_bytes_and_a_large_payload_cost_one_pwritev) {
   writer out(path);
   out.write(head);
   out.write(payload);
-  ASSERT_EQ(fake.calls(call::pwritev), 1);
-  const auto& call = fake.pwritevs()[0];
+  ASSERT_EQ(fake.calls(call::write_at), 1);
+  const auto& call = fake.writes_at()[0];
   EXPECT_EQ(call.offset, 0);
   EXPECT_EQ(call.requested, 100 + mib);
   EXPECT_EQ(call.iov_count, 2);
@@ -262,7 +262,7 @@ TEST_F(writer_gather, buffered_bytes_and_a_large_payload_cost_one_pwritev) {
   EXPECT_EQ(out.buffered(), 0u);
   EXPECT_EQ(out.tell(), 100 + mib);
   out.close();
-  EXPECT_EQ(fake.calls(call::pwritev), 1);  // nothing left for close
+  EXPECT_EQ(fake.calls(call::write_at), 1);  // nothing left for close
   EXPECT_EQ(read_all(path), head + payload);
 }
 
@@ -272,9 +272,9 @@ TEST_F(writer_gather, a_large_payload_with_nothing_buffered_goes_out_alone) {
   fake_sys fake;
   writer out(path, {.buffer_size = 4096});
   out.write(payload);
-  ASSERT_EQ(fake.calls(call::pwritev), 1);
-  EXPECT_EQ(fake.pwritevs()[0].requested, payload.size());
-  EXPECT_EQ(fake.pwritevs()[0].iov_count, 1);
+  ASSERT_EQ(fake.calls(call::write_at), 1);
+  EXPECT_EQ(fake.writes_at()[0].requested, payload.size());
+  EXPECT_EQ(fake.writes_at()[0].iov_count, 1);
   out.put('.');
   out.close();
   EXPECT_EQ(read_all(path), payload + ".");
@@ -296,8 +296,8 @@ TEST_F(writer_gather, a_payload_below_the_threshold_is_copied) {
   out.write(below);
   model = first + below;
   // Only full buffers went out, from the buffer alone; the rest is buffered.
-  ASSERT_EQ(fake.calls(call::pwritev), static_cast<int>(model.size() / 4096));
-  for (const auto& w : fake.pwritevs()) {
+  ASSERT_EQ(fake.calls(call::write_at), static_cast<int>(model.size() / 4096));
+  for (const auto& w : fake.writes_at()) {
     EXPECT_EQ(w.requested, 4096u);
     EXPECT_EQ(w.iov_count, 1);
   }
@@ -314,9 +314,9 @@ TEST_F(writer_gather, a_payload_at_the_threshold_is_gathered) {
   std::string at = pattern(out.gather_threshold(), 2);
   out.write(first);
   out.write(at);
-  ASSERT_EQ(fake.calls(call::pwritev), 1);
-  EXPECT_EQ(fake.pwritevs()[0].requested, first.size() + at.size());
-  EXPECT_EQ(fake.pwritevs()[0].iov_count, 2);
+  ASSERT_EQ(fake.calls(call::write_at), 1);
+  EXPECT_EQ(fake.writes_at()[0].requested, first.size() + at.size());
+  EXPECT_EQ(fake.writes_at()[0].iov_count, 2);
   EXPECT_EQ(out.buffered(), 0u);
   out.close();
   EXPECT_EQ(read_all(path), first + at);
@@ -332,13 +332,13 @@ TEST_F(writer_gather, small_writes_cost_one_call_per_full_buffer) {
     out.write(std::string_view(chunk).substr(0, 1 + (i * 997) % chunk.size()));
     model.append(chunk, 0, 1 + (i * 997) % chunk.size());
   }
-  EXPECT_EQ(fake.calls(call::pwritev), static_cast<int>(model.size() / 4096));
-  for (std::size_t i = 0; i < fake.pwritevs().size(); ++i) {
-    EXPECT_EQ(fake.pwritevs()[i].requested, 4096u);
-    EXPECT_EQ(fake.pwritevs()[i].offset, static_cast<off_t>(i * 4096));
+  EXPECT_EQ(fake.calls(call::write_at), static_cast<int>(model.size() / 4096));
+  for (std::size_t i = 0; i < fake.writes_at().size(); ++i) {
+    EXPECT_EQ(fake.writes_at()[i].requested, 4096u);
+    EXPECT_EQ(fake.writes_at()[i].offset, static_cast<off_t>(i * 4096));
   }
   out.close();
-  EXPECT_EQ(fake.calls(call::pwritev), static_cast<int>((model.size() + 4095) / 4096));
+  EXPECT_EQ(fake.calls(call::write_at), static_cast<int>((model.size() + 4095) / 4096));
   EXPECT_EQ(read_all(path), model);
 }
 
@@ -361,7 +361,7 @@ TEST_F(writer_life, moved_from_writer_is_safe_and_refuses_work) {
     EXPECT_EQ(e->code().value(), EBADF);
   }
   a.close();
-  EXPECT_EQ(fake.calls(call::pwritev), 0);
+  EXPECT_EQ(fake.calls(call::write_at), 0);
   EXPECT_EQ(fake.calls(call::close), 0);
   b.put('d');
   b.close();
@@ -408,7 +408,7 @@ TEST_F(writer_life, close_twice_is_harmless) {
   out.close();
   out.close();
   EXPECT_EQ(fake.calls(call::close), 1);
-  EXPECT_EQ(fake.calls(call::pwritev), 1);
+  EXPECT_EQ(fake.calls(call::write_at), 1);
   EXPECT_EQ(read_all(path), "x");
 }
 
@@ -427,8 +427,8 @@ TEST_F(writer_life, use_after_close_throws_ebadf_naming_the_path) {
     EXPECT_EQ(e->code().value(), EBADF);
     EXPECT_NE(std::string(e->what()).find(quoted(path)), std::string::npos) << e->what();
   }
-  EXPECT_EQ(fake.calls(call::pwritev), 0);
-  EXPECT_EQ(fake.calls(call::fdatasync), 0);
+  EXPECT_EQ(fake.calls(call::write_at), 0);
+  EXPECT_EQ(fake.calls(call::sync_data), 0);
   EXPECT_EQ(read_all(path), "done");
 }
 
