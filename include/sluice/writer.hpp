@@ -358,7 +358,10 @@ class writer : private detail::buffered_file {
   // before any data is accepted if it cannot be opened (an empty path:
   // ENOENT). The buffer is allocated first: a std::bad_alloc leaves the path
   // as it was (with caching_mode::direct on a filesystem whose alignment is
-  // larger than a page, a new file may be left empty).
+  // larger than a page, a new file may be left empty). write_behind and
+  // caching_mode::direct, whose engines allocate once the file is open,
+  // open an existing file without O_TRUNC and empty it (fstat, ftruncate)
+  // once every allocation has succeeded.
   explicit writer(const std::filesystem::path& path, writer_options options = {});
   // Writes through an already open file (append mode, say), from its
   // position(); file::borrow(STDOUT_FILENO, "standard output") for standard
@@ -477,7 +480,7 @@ class writer : private detail::buffered_file {
   }
   bool open_target(const std::filesystem::path& path, const writer_options& options);
   void open_replacement(const std::filesystem::path& path, bool direct);
-  bool open_synced(const std::filesystem::path& path, bool direct);
+  bool open_synced(const std::filesystem::path& path, bool direct, bool keep);
   void empty_old_content();
   void start(const writer_options& options, std::unique_ptr<detail::foreground_flush> way,
              bool old_content = false);

@@ -38,7 +38,8 @@ void abandon(owned_buffer buffer) noexcept {
 }  // namespace
 
 std::unique_ptr<flush_strategy> uring_write_behind::open(std::unique_ptr<foreground_flush>& inner,
-                                                         buffered_file& b, std::size_t depth) {
+                                                         buffered_file& b, std::size_t depth,
+                                                         bool emptying) {
   // In append mode the kernel puts each write at the end, whatever its
   // offset: writes in flight together could land in any order.
   int fd = b.target_.native_handle();
@@ -50,7 +51,7 @@ std::unique_ptr<flush_strategy> uring_write_behind::open(std::unique_ptr<foregro
   if (sys().ring_open(static_cast<unsigned>(depth), &ring) != 0) return nullptr;
   return std::unique_ptr<flush_strategy>(
       new uring_write_behind(std::move(inner), ring, fd, b.target_.path(), depth, b.capacity_,
-                             static_cast<std::uint64_t>(st.st_size)));
+                             emptying ? 0 : static_cast<std::uint64_t>(st.st_size)));
 }
 
 uring_write_behind::uring_write_behind(std::unique_ptr<foreground_flush> inner, void* ring, int fd,

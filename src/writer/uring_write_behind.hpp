@@ -42,9 +42,10 @@ class uring_write_behind final : public write_behind {
   // and a registration. Null, silently, with `inner` left alone, if the
   // file is not a regular file, is in append mode (O_APPEND), or the ring
   // cannot be opened (no liburing at build time, a kernel or seccomp that
-  // refuses io_uring). Throws std::bad_alloc.
+  // refuses io_uring). Throws std::bad_alloc. `emptying`: the caller
+  // empties the file next, so its old size is taken as 0.
   static std::unique_ptr<flush_strategy> open(std::unique_ptr<foreground_flush>& inner,
-                                              buffered_file& b, std::size_t depth);
+                                              buffered_file& b, std::size_t depth, bool emptying);
   // Waits for the writes in flight (their failure is not reported: a
   // failure is taken back first), then closes the ring.
   ~uring_write_behind() override;

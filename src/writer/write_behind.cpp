@@ -84,22 +84,22 @@ namespace {
 // descriptor is written at its own offset, one write after another: only
 // the thread keeps that order). Null, with `inner` left alone, otherwise.
 std::unique_ptr<flush_strategy> open_ring(std::unique_ptr<foreground_flush>& inner,
-                                          buffered_file& b) {
+                                          buffered_file& b, bool emptying) {
   if (inner->followup().follows_each_write() || b.target_.sequential()) return nullptr;
-  return uring_write_behind::open(inner, b, writer_options::write_behind_depth);
+  return uring_write_behind::open(inner, b, writer_options::write_behind_depth, emptying);
 }
 
 }  // namespace
 
 std::unique_ptr<flush_strategy> start_in_flight(std::unique_ptr<foreground_flush> inner,
-                                                buffered_file& b) {
-  if (auto ring = open_ring(inner, b)) return ring;
+                                                buffered_file& b, bool emptying) {
+  if (auto ring = open_ring(inner, b, emptying)) return ring;
   return inner;
 }
 
 std::unique_ptr<flush_strategy> start_write_behind(std::unique_ptr<foreground_flush> inner,
-                                                   buffered_file& b) {
-  if (auto ring = open_ring(inner, b)) return ring;
+                                                   buffered_file& b, bool emptying) {
+  if (auto ring = open_ring(inner, b, emptying)) return ring;
   return std::make_unique<thread_write_behind>(std::move(inner), b,
                                                writer_options::write_behind_depth);
 }

@@ -113,12 +113,14 @@ class write_behind : public flush_strategy {
 // two writes in flight, where the ring serves (as start_write_behind
 // says); else `inner` itself, writing on the caller's thread.
 std::unique_ptr<flush_strategy> start_in_flight(std::unique_ptr<foreground_flush> inner,
-                                                buffered_file& b);
+                                                buffered_file& b, bool emptying);
 
 // The write-behind way over `inner` for b's file: io_uring where it can
 // serve (liburing, a regular file not in append mode nor borrowed, nothing
-// to follow each write), else the thread.
+// to follow each write), else the thread. Allocates every buffer the
+// engine needs. `emptying`: the caller empties the file once the engine is
+// started (its old content does not count).
 std::unique_ptr<flush_strategy> start_write_behind(std::unique_ptr<foreground_flush> inner,
-                                                   buffered_file& b);
+                                                   buffered_file& b, bool emptying);
 
 }  // namespace sluice::detail

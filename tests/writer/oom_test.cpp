@@ -56,10 +56,14 @@ class refuse_large_allocations {
 std::atomic<std::size_t> refuse_buffers_over{0};
 // Writer buffers (aligned_alloc) aligned on more than this fail while it is set.
 std::atomic<std::size_t> refuse_alignment_over{0};
+// While 0 or more: that many more writer buffers (aligned_alloc) come, then
+// none.
+std::atomic<int> buffers_left{-1};
 
 }  // namespace
 
 extern "C" void* aligned_alloc(std::size_t align, std::size_t size) noexcept {
+  if (buffers_left >= 0 && buffers_left-- == 0) return nullptr;
   std::size_t limit = refuse_buffers_over, align_limit = refuse_alignment_over;
   if (limit != 0 && size > limit) return nullptr;
   if (align_limit != 0 && align > align_limit) return nullptr;
@@ -281,4 +285,24 @@ TEST_F(writer_oom, an_allocation_failing_once_the_temporary_exists_leaves_nothin
   }
 }
 
+// The write-behind engine (io_uring, here emulated) allocates its buffers
+// once the file is open, as does caching::direct's: those failing must
+// leave an existing file as it was, so it is emptied only afterwards.
+TEST_F(writer_oom, engine_buffers_that_cannot_be_allocated_leave_an_existing_file_alone) {
+  for (auto options :
+       {sluice::writer_options{.buffer_size = 4096, .write_behind = true},
+        sluice::writer_options{.buffer_size = 4096, .caching = sluice::caching::direct}}) {
+    if (options.caching == sluice::caching::direct && direct_block(dir / "probe") == 0) continue;
+    SCOPED_TRACE(options.write_behind ? "write_behind" : "direct");
+    write_all(dir / "existing", "old content");
+    {
+      fake_sys fake;
+      fake.emulate_ring();
+      buffers_left = 1;  // the writer's own buffer, then none
+      EXPECT_THROW(sluice::writer(dir / "existing", options), std::bad_alloc);
+      buffers_left = -1;
+    }
+    EXPECT_EQ(read_all(dir / "existing"), "old content");
+  }
+}
 }  // namespace
