@@ -248,7 +248,9 @@ struct writer_options {
   // While one buffer is being written, the next one fills, so that
   // formatting overlaps the I/O. Memory: up to write_behind_depth buffers
   // being written plus the one filling; the caller waits when all are
-  // taken. A buffer that has no room left is handed over (with
+  // taken. Plus write_behind_depth + 2 buffers' worth of address space,
+  // touched only after a failed write, to take its unwritten bytes back
+  // without allocating. A buffer that has no room left is handed over (with
   // caching_mode::direct, its whole blocks; the partial last one moves to the
   // next buffer). flush(), sync(), close() and a write() that skips the
   // buffer first wait for every handed-over buffer, then write on the

@@ -66,7 +66,7 @@ class uring_write_behind final : public write_behind {
   owned_buffer queue(std::unique_ptr<char[], free_deleter>& full, std::size_t capacity,
                      std::size_t size, std::uint64_t offset) override;
   bool wait() override;
-  failed_writes failure() const override;
+  void collect_failure(failed_writes& into) const override;
   void stop() noexcept override;
   write_behind_engine kind() const noexcept override { return write_behind_engine::io_uring; }
 
@@ -84,7 +84,6 @@ class uring_write_behind final : public write_behind {
   void* ring_;  // null once stopped
   const int fd_;
   const std::string path_;
-  const std::size_t depth_;
   const std::size_t capacity_;     // the writer's when the engine started
   const std::uint64_t old_size_;   // the file's, then
   std::vector<iovec> registered_;  // empty if registration failed

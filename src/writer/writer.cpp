@@ -278,6 +278,7 @@ void writer::close() {
     return;
   }
   std::exception_ptr first = error_ ? error_ : finish();
+  if (error_) first = error_;  // a write error stuck on the way wins over what followed it
   if (first) give_up();
   flush_.reset();  // idle: finish() waited for it, or it failed
   std::exception_ptr closing = close_file(!first);
