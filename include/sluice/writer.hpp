@@ -384,6 +384,13 @@ class writer : private detail::buffered_file {
     *pos_++ = c;
   }
 
+  // Copies `text` after the bytes buffered; a full buffer goes to the OS
+  // (or the write-behind engine) on the way. Nothing here allocates, but a
+  // buffer handed off to a write-behind engine (write_behind, or
+  // caching_mode::direct) once reserve() has grown it past the engine's
+  // buffers: a std::bad_alloc then does not stick, and the call has
+  // accepted exactly the bytes tell() advanced by (retry the rest, not the
+  // whole text).
   void write(std::string_view text) {
     if (text.size() > static_cast<std::size_t>(end_ - pos_)) [[unlikely]]
       return write_slow(text.data(), text.size());

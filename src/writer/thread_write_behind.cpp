@@ -8,6 +8,8 @@ thread_write_behind::thread_write_behind(std::unique_ptr<foreground_flush> inner
                                          std::size_t depth)
     : write_behind(std::move(inner), depth, b.capacity_), file_(&b) {
   free_.reserve(depth + 1);  // so that the thread never allocates to give a buffer back
+  // Every buffer up front, so that a hand-off allocates nothing.
+  for (std::size_t i = 0; i < depth; ++i) free_.push_back(inner_->allocate(b.capacity_));
   thread_ = std::thread([this] { run(); });
 }
 
@@ -39,7 +41,7 @@ owned_buffer thread_write_behind::queue(std::unique_ptr<char[], free_deleter>& f
   owned_buffer next;
   if (!error_) {
     next = take_free(free_, capacity);
-    // No free buffer: fewer than depth + 1 exist (or they were too small).
+    // No free buffer: the writer's grew past them.
     if (!next.data) next = inner_->allocate(capacity);
   }
   job& queued = jobs_.emplace_back();  // may throw: `full` is not taken yet

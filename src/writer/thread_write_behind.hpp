@@ -23,8 +23,8 @@ namespace sluice::detail {
 class thread_write_behind final : public write_behind {
  public:
   // Starts the thread, writing b's file through `inner`. `depth` buffers at
-  // most are queued at a time. Throws std::system_error if no thread can
-  // be started.
+  // most are queued at a time; they are allocated here. Throws
+  // std::system_error if no thread can be started, std::bad_alloc.
   thread_write_behind(std::unique_ptr<foreground_flush> inner, buffered_file& b, std::size_t depth);
   // Waits for the queued writes (or the failure), then ends the thread.
   ~thread_write_behind() override;

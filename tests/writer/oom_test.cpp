@@ -10,6 +10,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
@@ -342,6 +343,46 @@ TEST_F(writer_oom, an_allocation_failing_once_the_temporary_exists_leaves_nothin
     EXPECT_EQ(read_all(dir / "t"), "old");
     EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"t"});
   }
+}
+
+// write_behind on its thread: the engine's buffers are allocated when it
+// starts, so handing a full buffer off allocates nothing, and a write()
+// that hands buffers off is accepted whole with no memory to be had.
+TEST_F(writer_oom, handing_off_a_buffer_allocates_nothing) {
+  fake_sys fake;
+  auto path = dir.path() / "w";
+  std::string data = pattern(450);
+  sluice::writer out(path, sluice::writer_options{.buffer_size = 100, .write_behind = true});
+  ASSERT_EQ(out.write_behind_engine(), sluice::write_behind_engine::thread);
+  refuse_buffers_over = 50;
+  out.write(std::string_view(data).substr(0, 150));  // below gather_threshold(): copied
+  for (char c : std::string_view(data).substr(150)) out.put(c);
+  refuse_buffers_over = 0;
+  EXPECT_EQ(out.tell(), data.size());
+  out.close();
+  EXPECT_EQ(read_all(path), data);
+}
+
+// Once reserve() has grown the buffer past the engine's, a hand-off must
+// allocate one: a std::bad_alloc then does not stick, and the write() has
+// accepted exactly the bytes tell() advanced by, so writing the rest makes
+// the file whole.
+TEST_F(writer_oom, a_write_that_finds_no_memory_accepted_what_tell_counts) {
+  fake_sys fake;
+  auto path = dir.path() / "w";
+  std::string data = pattern(1000);
+  sluice::writer out(path, sluice::writer_options{.buffer_size = 100, .write_behind = true});
+  auto room = out.reserve(300);  // the buffer grows to 300 bytes
+  std::copy_n(data.begin(), 250, room.begin());
+  out.commit(250);
+  refuse_buffers_over = 200;
+  EXPECT_THROW(out.write(std::string_view(data).substr(250, 150)), std::bad_alloc);
+  refuse_buffers_over = 0;
+  std::uint64_t accepted = out.tell() - 250;
+  EXPECT_EQ(accepted, 50u) << "the buffer's room is filled before the hand-off";
+  out.write(std::string_view(data).substr(250 + accepted));
+  out.close();
+  EXPECT_EQ(read_all(path), data);
 }
 
 // The write-behind engine (io_uring, here emulated) allocates its buffers
