@@ -14,7 +14,9 @@
 // Errors (see <sluice/error.hpp>): the first failure is thrown and then
 // sticks: every later call that would write throws it again. Bytes the OS did
 // not take stay in the buffer; nothing is written twice; the file then holds
-// exactly the bytes before the write_error's offset(). A failed sync poisons
+// exactly the bytes before the write_error's offset() (with
+// caching_mode::direct, until close() it may also hold one padded block past
+// it, written before the failure: close() cuts it). A failed sync poisons
 // the writer for good. The destructor closes without throwing: if that fails,
 // or bytes are left unwritten, it tells the error handler how many were lost,
 // unless the failure is one the writer already threw to its caller (who was
@@ -369,7 +371,10 @@ class writer : private detail::buffered_file {
   // position(); file::borrow(STDOUT_FILENO, "standard output") for standard
   // output, which close() then leaves open. durability_mode::all_on_close syncs
   // the file but not its directory: only the caller knows whether the file
-  // was just created.
+  // was just created. Over a file with content past its position(), a
+  // failure cuts nothing below its old size: the bytes after the failure's
+  // offset that landed inside it (write-behind on io_uring writes several at
+  // once) stay there, beside the old content, and are also still buffered.
   explicit writer(file&& target, writer_options options = {});
   writer(writer&& other) noexcept;
   writer& operator=(writer&& other) noexcept;
