@@ -9,11 +9,17 @@
 //
 // Destructors never throw. When one has to close a file and that fails, or
 // has to drop bytes it could not write, it calls the error handler, once per
-// failure nobody has seen: a writer destroyed after it threw an error to its
-// caller does not report that error again. A writer's close() throws its
-// first failure; a close(2) that fails after it goes to the error handler
-// too. The default handler prints one line on stderr; install your own to
-// log it.
+// failure nobody has seen: a file, writer or journal destroyed after it threw
+// an error to its caller does not report that error again.
+//
+// A failure that leaves a file (a failed sync), a writer (any failure) or a
+// journal (a failed write or sync) unusable sticks. A writer's later calls
+// throw it again as it was (a write_error keeps its offset()); a file's and
+// a journal's are refused with its errno and one message form:
+//   sluice: write 'a' refused after an earlier failure: fdatasync 'a': Input/output error
+// close() on any of the three throws the failure itself again and closes; a
+// close(2) that fails after it goes to the error handler. The default
+// handler prints one line on stderr; install your own to log it.
 #pragma once
 
 #include <cstdint>

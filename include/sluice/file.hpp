@@ -14,9 +14,12 @@
 //
 // Durability: write*() hands bytes to the OS, which survives the death of the
 // process but not a power loss; sync_data()/sync_all() make them durable. A
-// failed sync poisons the file: every later operation throws the same error,
-// because Linux may have dropped the unwritten pages and a retry would
-// "succeed" without them.
+// failed sync poisons the file, because Linux may have dropped the unwritten
+// pages and a retry would "succeed" without them: every later operation is
+// refused without a system call, with the sync's errno and a message naming
+// both (sluice: write 'out.bin' refused after an earlier failure: fdatasync
+// 'out.bin': Input/output error), and close() throws the sync's error
+// itself. A failed write or read does not poison: the file stays usable.
 //
 // Pipes, FIFOs, sockets and terminals (streams) cannot seek: the first write
 // or read on one is refused with ESPIPE, after which the file writes with
@@ -47,6 +50,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <filesystem>
 #include <span>
 #include <string>
@@ -56,13 +60,22 @@ struct iovec;
 
 namespace sluice {
 
+// What file::open does with the path (file_options::mode).
 enum class open_mode {
-  truncate,           // create if missing, else empty it; write-only (the default)
-  truncate_existing,  // empty an existing file; fail with ENOENT if missing; write-only
-  create_new,         // create; fail with EEXIST if the path exists
-  append,             // create if missing; every write goes to the end (O_APPEND)
-  open_existing,      // read and write an existing file; fail with ENOENT if missing
-  read_only,          // read an existing file
+  // Create the file if missing, else empty it; write-only. The default.
+  truncate,
+  // Empty an existing file; fail with ENOENT if it is missing. Write-only.
+  truncate_existing,
+  // Create the file, for reading and writing; fail with EEXIST if the path
+  // exists.
+  create_new,
+  // Create the file if missing; write-only, and every write goes to the end
+  // (O_APPEND).
+  append,
+  // Read and write an existing file; fail with ENOENT if it is missing.
+  open_existing,
+  // Read an existing file.
+  read_only,
 };
 
 // What file::preallocate does to the file's size.
@@ -71,15 +84,26 @@ enum class preallocate_mode {
   keep_size,    // the size stays; the blocks wait past the end (FALLOC_FL_KEEP_SIZE)
 };
 
-// How file::open opens a path.
+// How file::open opens a path: one openat whatever the options; the errors
+// it throws are listed at file::open.
 struct file_options {
+  // Whether the path is created, emptied, appended to or opened as it is, and
+  // for reading, writing or both (open_mode above).
+  // Default: open_mode::truncate.
+  // Cost: append, one fstat more, so that position() starts at the end.
+  // Failure: ENOENT or EEXIST where the mode asks for a file that is, or is
+  // not, there.
   open_mode mode = open_mode::truncate;
+
   // Permission bits of a file this call creates, before the umask.
+  // Default: 0666.
   mode_t permissions = 0666;
-  // O_DIRECT: transfers bypass the page cache and must then be aligned to
-  // direct_io_alignment() in memory, offset and length, or fail with EINVAL.
-  // A filesystem that refuses O_DIRECT fails the open with EINVAL, and the
-  // message says so.
+
+  // O_DIRECT: transfers bypass the page cache, and must then be aligned to
+  // direct_io_alignment() in memory, offset and length.
+  // Default: false.
+  // Failure: a filesystem that refuses O_DIRECT fails the open with EINVAL,
+  // and the message says so; an unaligned transfer fails with EINVAL.
   bool direct = false;
 };
 
@@ -111,7 +135,9 @@ class file {
   file& operator=(file&& other) noexcept;
   file(const file&) = delete;
   file& operator=(const file&) = delete;
-  // Closes the descriptor; a failure goes to the error handler.
+  // Closes the descriptor; a failure goes to the error handler:
+  // "sluice: close '<path>' in its destructor: close '<path>': <strerror>".
+  // A poisoning sync failure was thrown already: not reported again.
   ~file();
 
   // Writes all of `bytes` at `offset`; the position is not used or moved.
@@ -206,9 +232,13 @@ class file {
   // file not open and does not close anything.
   int release() noexcept;
 
-  // Closes the descriptor and reports any error (including a poisoning sync
-  // error seen earlier). The descriptor is released whatever happens; a
-  // borrowed one is let go without closing it.
+  // Closes the descriptor and reports any error. After a poisoning sync
+  // failure it throws that failure again (the same std::system_error the
+  // sync threw), as writer::close() and journal::close() do; a close(2)
+  // that fails too then goes to the error handler (<sluice/error.hpp>).
+  // The descriptor is released whatever happens, never closed twice; a
+  // borrowed one is let go without closing it. A later close() does
+  // nothing.
   void close();
 
  private:
@@ -221,14 +251,16 @@ class file {
   bool no_page_cache(int errno_value) noexcept;
   void check_direct_io_possible(unsigned mode) const;
 
+  // The writer's inline calls read position_ at its offset: the members
+  // are laid out so that it and the size stay as they are.
   int fd_ = -1;
-  std::uint64_t position_ = 0;
-  int poison_errno_ = 0;  // errno of a failed sync, 0 if none
-  bool owned_ = true;     // close() closes the descriptor
+  bool owned_ = true;  // close() closes the descriptor
   // What the descriptor turned out to be, learnt by the queries too: a
   // cache of facts about it, not state a caller changes.
   mutable bool sequential_ = false;  // writes with writev, see sequential()
   mutable kind kind_ = kind::unknown;
+  std::uint64_t position_ = 0;
+  std::exception_ptr failure_;  // the sync that poisoned the file, null if none
   std::string path_;
 };
 

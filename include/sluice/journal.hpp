@@ -15,10 +15,13 @@
 //
 // Errors: std::system_error whose code() is the errno and whose what() names
 // the operation, the file and where it matters the offset. A failed write or
-// sync poisons the journal: that call and every later one throw (an fdatasync
-// is never retried: Linux may have dropped the pages it could not write).
-// Closing it (close() throws the error) lets the directory go; reopening
-// the directory runs recovery again.
+// sync poisons the journal: that call throws it, and every later one is
+// refused with its errno, naming the call, the directory and the failure
+// (sluice: commit journal '/var/lib/app/log' refused after an earlier
+// failure: fdatasync '/var/lib/app/log/...': Input/output error); an
+// fdatasync is never retried (Linux may have dropped the pages it could not
+// write). close() throws the failure itself and lets the directory go;
+// reopening the directory runs recovery again.
 //
 // Example:
 //   auto log = sluice::journal::open("/var/lib/app/log");
@@ -41,7 +44,8 @@
 
 namespace sluice {
 
-// What journal::open does with damage it finds (docs/journal-format.md).
+// What journal::open does with damage it finds (journal_options::recovery).
+// The rules in full: docs/journal-format.md#journal_optionsrecovery
 enum class recovery_mode {
   // The default. A torn tail (the never-committed end of a crash) is cut off;
   // corruption before data that had been made durable throws EILSEQ naming
@@ -55,66 +59,67 @@ enum class recovery_mode {
   salvage,
 };
 
+// How journal::open opens a journal and how it writes. Each field says what
+// it does, its default, its cost and how it fails; docs/journal-format.md
+// has the detail, docs/performance.md the figures.
 struct journal_options {
-  // Bytes preallocated per segment; the journal moves to a new segment when
-  // the next batch (append() call) does not fit. Default 64 MiB, at least
-  // 4 KiB. A batch larger than this gets a segment of its own.
+  // Bytes preallocated per segment file. The journal moves to a new segment
+  // when the next batch (one append() call) does not fit; a batch larger
+  // than this gets a segment of its own.
+  // Default: 64 MiB.
+  // Cost: each new segment is reserved whole when created (see zero_fill).
+  // Failure: below 4 KiB, open() throws EINVAL.
   std::uint64_t segment_size = std::uint64_t{64} << 20;
-  // Default recovery_mode::tolerate_torn_tail.
+
+  // What open() does with damage it finds (recovery_mode above).
+  // Default: recovery_mode::tolerate_torn_tail.
   recovery_mode recovery = recovery_mode::tolerate_torn_tail;
-  // Default false: a new segment is reserved with fallocate, whose blocks the
-  // filesystem marks unwritten, and the journal writes zeros 256 KiB ahead
-  // of its records, in the pwritev of the commit whose records pass the
-  // zeros written so far; that commit's fdatasync records those blocks as
-  // written, once per 256 KiB (it took about 0.2 ms longer here), and the
-  // commits after it overwrite written blocks. true: a new segment is filled
-  // with zeros once when created (segment_size bytes of pwritev, in 1 MiB
-  // pieces, before its fdatasync), so that no commit into it carries zeros
-  // or records extent state, at the cost of that write when the segment is
-  // created. Either way a reopened journal that continues its newest
-  // segment writes zeros ahead only past the written blocks that follow its
-  // last record, as SEEK_DATA reports them (where it cannot say, none).
-  // Where the kernel and the disk can zero blocks without writing them
-  // (FALLOC_FL_WRITE_ZEROES: Linux 6.17 or later, a disk with an unmapping
-  // write-zeroes command), a new segment is zeroed so whatever this says,
-  // and the journal writes no zeros but each batch's padding to its page
-  // end; a reopen then reads the segment's whole rest, as with true.
+
+  // Whether a new segment is written full of zeros when created (segment_size
+  // bytes of pwritev, in 1 MiB pieces, before its fdatasync), so that no
+  // commit into it carries zeros or records extent state.
+  // Default: false; then the segment is reserved with fallocate, and the
+  // commit whose records pass the zeros written so far carries 256 KiB more.
+  // Cost: true, that write at each segment's creation; false, a longer commit
+  // once per 256 KiB. Neither writes zeros where the disk zeroes blocks
+  // itself (FALLOC_FL_WRITE_ZEROES). Detail: docs/journal-format.md#writing
+  // Measured: docs/performance.md#the-journal-zeros-ahead-of-the-records
   bool zero_fill = false;
-  // fdatasyncs that may run at once, 1 or 2 (else open() throws EINVAL).
-  // Default 1: a committer whose record missed the batch being synced waits
-  // for that sync, then leads the next one. 2: it writes and syncs its batch
-  // at once, beside the first sync, on a descriptor of its own; this pays
-  // where an fdatasync takes long next to the CPU work of a batch (slow
-  // flushes, busy CPUs), and costs more syncs of smaller batches where it
-  // does not (docs/performance.md has the figures). One more descriptor per
-  // sync is kept open on the newest segment.
+
+  // fdatasyncs that may run at once, 1 or 2. With 1, a committer whose
+  // record missed the batch being synced waits for that sync, then leads the
+  // next one; with 2, it writes and syncs its batch at once, beside the
+  // first sync, on a descriptor of its own.
+  // Default: 1.
+  // Cost: 2 pays where an fdatasync takes long next to the CPU work of a
+  // batch (slow flushes, busy CPUs), and costs more syncs of smaller batches
+  // where it does not; one more descriptor per sync stays open on the newest
+  // segment.
+  // Failure: any other value makes open() throw EINVAL.
+  // Measured: docs/performance.md#the-journal-one-sync-at-a-time-by-default
   unsigned concurrent_syncs = 1;
-  // Default false: truncate_before() removes the segments it drops. true: it
-  // keeps one of them as a spare (<number>.journal.spare), and the next new
-  // segment is made from it instead of a fresh file: its header is rewritten
-  // (format version 2, with a salt that keeps the file's older records from
-  // validating) and its blocks, already written, are overwritten in place,
-  // so commits into it carry no zeros and no extent state: here 1.5x the
-  // commits per second at 16 threads, 1.1x at one (docs/performance.md). A
-  // spare is not reused while a cursor from read_from() is alive, and is
-  // removed when the journal starts afresh or is opened with this false. A
-  // reopened journal whose newest segment was reused continues in a new
-  // segment, after a search of that segment's whole rest for damage (about
-  // 0.2 s per 64 MiB). Under absolute_consistency such a segment must end in
-  // zeros to the page end after its last record and hold no later record of
-  // its own; a torn write that left no whole record beyond that page is not
-  // seen there.
+
+  // Whether truncate_before() keeps one of the segments it drops as a spare
+  // (<number>.journal.spare), from which the next new segment is made: its
+  // blocks, already written, are overwritten in place, so commits into it
+  // carry no zeros and no extent state.
+  // Default: false; then truncate_before() removes the segments it drops.
+  // Cost: a reopened journal whose newest segment was reused searches that
+  // segment's whole rest for damage, then continues in a new segment. A spare
+  // is not reused while a cursor from read_from() is alive. Detail:
+  // docs/journal-format.md#reusing-segments-journal_optionsreuse_segments
+  // Measured: docs/performance.md#the-journal-reusing-the-segments-truncate_before-drops
   bool reuse_segments = false;
-  // Default false: the journal is opened for writing. true: for reading
-  // only. Recovery checks the segments as `recovery` says but changes
-  // nothing on disk (no leftover removed, no segment renamed, resized,
-  // created or synced, no lock file created: after a crash of the last
-  // writer, its records may not be durable yet, until a writer opens the
-  // journal); read_from() returns the records it found; append(), write()
-  // and truncate_before() throw EBADF. The directory must exist. Any number
-  // of read-only journals may be open at once, but never beside a writer:
-  // see journal::open (a directory no writer of this format has opened has
-  // no lock file, and is read without a lock).
+
+  // Whether the journal is opened for reading only: recovery checks the
+  // segments as `recovery` says but changes nothing on disk, and read_from()
+  // returns the records it found (after a crash of the last writer, they may
+  // not be durable yet, until a writer opens the journal).
+  // Default: false, for writing.
+  // Failure: append(), write() and truncate_before() throw EBADF; the
+  // directory must exist. Any number of read-only journals may be open at
+  // once, but never beside a writer (see journal::open). Detail:
+  // docs/journal-format.md#one-writer-at-a-time
   bool read_only = false;
 };
 
@@ -213,7 +218,9 @@ class journal {
   journal& operator=(journal&&) noexcept;
   journal(const journal&) = delete;
   journal& operator=(const journal&) = delete;
-  // Does what close() does; an error goes to the error handler (error.hpp).
+  // Does what close() does; an error goes to the error handler (error.hpp):
+  // "sluice: close '<dir>' in its destructor: <what failed>", unless it is a
+  // poisoning failure a call threw already.
   ~journal();
 
   // Gives `bytes` the next lsn and returns it. Copies the bytes once into
@@ -260,8 +267,12 @@ class journal {
   std::uint64_t first_lsn() const;
 
   // Commits everything appended, then closes the segment files, reporting
-  // every error (a poisoning one included). Later calls throw EBADF. Must not
-  // run while another thread uses the journal.
+  // every error. After a poisoning failure it throws that failure again (the
+  // same std::system_error the failed call threw), as file::close() and
+  // writer::close() do, and closes the files without committing. Either way
+  // the journal is closed afterwards: later calls throw EBADF, a later
+  // close() does nothing. Must not run while another thread uses the
+  // journal.
   void close();
 
   bool is_open() const noexcept { return state_ != nullptr; }

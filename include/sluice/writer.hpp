@@ -62,248 +62,164 @@
 
 namespace sluice {
 
-// How durable the bytes are when close() returns.
+// How durable a writer's bytes are when close() returns
+// (writer_options::durability). Every level but none needs a file that can
+// be synced: on a pipe, socket or terminal it makes the constructor throw
+// EINVAL naming it (found with one fstat).
 enum class durability_mode {
-  // The bytes reach the OS at flush() and close(): they survive a crash of
-  // the process, not a power loss. No sync.
+  // No sync: the bytes reach the OS at flush() and close(), and survive a
+  // crash of the process, not a power loss.
   none,
-  // close() returns after fdatasync: the data and the file's size are durable.
-  // So that close() does not wait for the whole file to reach the disk, the
-  // writeback of each MiB written starts as soon as it is written
-  // (sync_file_range, which waits for nothing; caching_mode::normal only). A
-  // failure to start it (EIO) is thrown as a std::system_error naming
-  // sync_file_range, and sticks.
+  // close() returns after fdatasync: the data and the file's size are
+  // durable.
   data_on_close,
   // close() returns after fsync and, when the writer created the file, an
-  // fsync of its directory: the file, its metadata and its name are durable.
-  // The path's final symbolic links are followed by the rules of
-  // writer_options::atomic_replace (a link is followed only if this user,
-  // root or the owner of what it leads to owns it, and not out of /tmp),
-  // but for a /proc link (/dev/stdout), which open(2) follows to the
-  // descriptor's file; the file is then created (O_EXCL) in the directory
-  // they lead to, which is the one synced, through a dangling link too. That
-  // directory is opened (for reading) before the file is created: one the
-  // process may write but not read (mode 0300) makes the constructor throw
-  // EACCES naming it, with nothing created; an existing file there is
-  // written, needing no directory sync (opened without O_CREAT, so that a
-  // file removed meanwhile is created again, and synced; EAGAIN if it keeps
-  // appearing and disappearing, after 10 tries). Writeback starts early as
-  // for data_on_close.
+  // fsync of its directory: data, metadata and name are durable. How the
+  // path's links and directory are found: docs/writer.md#all_on_close
   all_on_close,
   // Every write to the OS (a full buffer, a gathered payload, flush(),
-  // close()) is followed by fdatasync: what it handed over is durable when
-  // the call returns, like O_DSYNC. Costs a device flush per buffer.
+  // close()) is followed by fdatasync, like O_DSYNC: a device flush per
+  // buffer. Measured: docs/performance.md#write_through-pwritev--fdatasync
   write_through,
-  // A pipe, socket or terminal cannot be synced: every level but none makes
-  // the writer's constructor throw EINVAL naming it (found with one fstat).
 };
 // durability_mode's former name, kept so that existing code compiles.
 using durability = durability_mode;
 
-// What the writer does with the page cache.
+// What a writer does with the page cache (writer_options::caching).
 enum class caching_mode {
   // The kernel keeps what was written cached, as for any write.
   normal,
   // Writing a file larger than memory does not flood the page cache: each
-  // write's writeback starts at once (sync_file_range), and what lies more
-  // than cache_window bytes behind the end is waited for and dropped
-  // (POSIX_FADV_DONTNEED); close() drops the rest. At most about twice the
-  // window stays cached. Not a durability mode: nothing is fsynced. Does
-  // nothing on a pipe, socket or terminal, which has no page cache.
+  // write's writeback starts at once (sync_file_range), what lies more than
+  // cache_window bytes behind the end is waited for and dropped
+  // (POSIX_FADV_DONTNEED), and close() drops the rest. Not a durability
+  // mode: nothing is synced. Does nothing on a pipe, socket or terminal,
+  // which has no page cache. Measured: docs/performance.md#no_cache
   no_cache,
-  // O_DIRECT: the buffer goes to the device without passing through the page
-  // cache. Every transfer is aligned as file::direct_io_alignment() says: the
-  // buffer size is rounded up to it, write()s are always copied (no gather),
-  // and a partial last block is written padded with zeros, kept buffered and
-  // written again with what follows, so until close() the file may end with
-  // up to one block of zeros; close() truncates it to its exact size. Only
-  // for writers that open the path. A filesystem that refuses O_DIRECT, or a
-  // path naming a FIFO, socket or terminal, makes the constructor throw
-  // EINVAL saying so. An existing file is opened without O_TRUNC and emptied
-  // (ftruncate) once the buffer fits the alignment, which is known only
-  // then: a buffer that cannot be allocated leaves it as it was (a new file
-  // is left empty).
-  // Where write_behind's io_uring engine can serve (see write_behind), a
-  // direct writer uses it even without write_behind, as it measured faster
-  // (docs/performance.md): the next buffer fills while two writes are in
-  // flight, with write_behind's costs (a ring, three buffers) and contract
-  // (a failure is thrown by the next call that hands over a buffer or
-  // waits), and write_behind_engine() says io_uring. Elsewhere each buffer
-  // is written on the caller's thread.
+  // O_DIRECT: buffers go to the device past the page cache, every transfer
+  // aligned as file::direct_io_alignment() says (write()s are always
+  // copied; until close() the file may end in up to one block of zeros).
+  // Where io_uring serves, two writes stay in flight as with write_behind.
+  // Only for writer(path). Detail: docs/writer.md#caching_modedirect
+  // Measured: docs/performance.md#direct-two-writes-in-flight
   direct,
 };
 // caching_mode's former name, kept so that existing code compiles.
 using caching = caching_mode;
 
-// What writes a write_behind writer's buffers (writer::write_behind_engine()).
+// What writes a writer's buffers in the background
+// (writer::write_behind_engine()); which one a writer gets:
+// docs/writer.md#write_behind
 enum class write_behind_engine {
-  none,      // write_behind is off (and caching_mode::direct has no ring), or a failure ended it
-  thread,    // a background thread, one write at a time
-  io_uring,  // several io_uring writes in flight, reaped on the caller's thread
+  // None: write_behind is off (and caching_mode::direct has no ring), or a
+  // failure ended it. Each buffer is written on the caller's thread.
+  none,
+  // A background thread writes the buffers, one at a time, in order.
+  thread,
+  // Several io_uring writes in flight, reaped on the caller's thread.
+  io_uring,
 };
 
+// How a writer buffers, syncs and caches its file, and how it replaces it.
+// Each field says what it does, its default, its cost and how it fails;
+// docs/writer.md has the detail, docs/performance.md the figures.
 struct writer_options {
-  // Bytes buffered before a write to the OS. 0 means default_buffer_size
-  // (default_direct_buffer_size with caching_mode::direct);
-  // any other size from 1 byte up is honoured.
+  // Bytes buffered before a write to the OS; any size from 1 byte up is
+  // honoured.
+  // Default: 0, meaning default_buffer_size (default_direct_buffer_size with
+  // caching_mode::direct).
+  // Cost: the buffer's memory (write_behind keeps up to write_behind_depth
+  // more), and one system call per buffer written. A buffer that cannot be
+  // allocated throws std::bad_alloc from the constructor (see writer(path)
+  // for what that leaves).
   std::size_t buffer_size = 0;
 
   // Bytes to reserve on disk up front, from where writing starts (fallocate,
-  // keeping the size): the file is laid out in few extents and growing it
-  // costs no block allocation. close() gives back what was not written, so
-  // the size is always exactly the bytes written; writing past the
-  // reservation works as usual. 0 (the default): no reservation. On a
-  // filesystem without fallocate, a pipe, socket or terminal, or a borrowed
-  // descriptor (file::borrow), the writer goes on without one and
+  // keeping the size): the file is laid out in few extents, and growing it
+  // allocates no blocks. Writing past the reservation works as usual; close()
+  // gives back what was not written, so the size is always exactly the bytes
+  // written.
+  // Default: 0, no reservation.
+  // Cost: one fallocate at construction, one ftruncate at close().
+  // Failure: on a filesystem without fallocate, a pipe, socket, terminal or
+  // borrowed descriptor (file::borrow) the writer goes on without, and
   // preallocated() says so; any other failure (ENOSPC) throws from the
   // constructor, before any data is accepted.
   std::uint64_t preallocate = 0;
 
-  // Default durability_mode::none. A failed sync poisons the writer: close()
-  // throws it, and no retry is offered.
+  // How durable the bytes are when close() returns (durability_mode above).
+  // Default: durability_mode::none.
+  // Cost: a sync at close() (data_on_close, all_on_close) or after every
+  // write to the OS (write_through). A writer synced at close (atomic_replace
+  // too), on the page cache (caching_mode::normal), starts each MiB's
+  // writeback as soon as it is written (sync_file_range, which waits for
+  // nothing), so that close() does not wait for the whole file.
+  // Failure: a failed sync poisons the writer: close() throws it, and no
+  // retry is offered. A failure to start writeback (EIO) throws a
+  // std::system_error naming sync_file_range, and sticks.
   durability_mode durability = durability_mode::none;
 
-  // Default caching_mode::normal.
+  // What the writer does with the page cache (caching_mode above).
+  // Default: caching_mode::normal.
+  // Cost: no_cache, a sync_file_range per write and, per cache_window
+  // written, a wait and a posix_fadvise; direct, the buffer rounded up to
+  // the alignment.
+  // Failure: no_cache, a writeback error met while dropping poisons the
+  // writer like a failed sync. direct, a filesystem that refuses O_DIRECT, a
+  // FIFO, socket or terminal, or writer(file&&) make the constructor throw
+  // EINVAL saying so.
   caching_mode caching = caching_mode::normal;
 
-  // The path always holds either its complete old content (or nothing, if it
-  // did not exist) or the complete new one, whatever happens, power loss
-  // included. Writing goes to a temporary file in the same directory (an
-  // unnamed O_TMPFILE where the filesystem has it, else one named
-  // ".<name>.sluice-tmp-<8 hex digits>", the name a killed process may leave
-  // behind, with <name> cut to fit NAME_MAX; a named one also where
-  // /proc/self/fd, which names an unnamed one, is missing); close() fsyncs
-  // it, renames it over the path and fsyncs the directory, whatever
-  // `durability` says; its writeback starts early as for
-  // durability_mode::data_on_close. A writer destroyed without close(), or whose
-  // close() fails before the rename, leaves the path untouched and removes
-  // the temporary; a failure after the rename (the directory's fsync) says
-  // that the new content is in place. Only for writers opened by path, and
-  // only for a regular file: a FIFO, device, socket or directory throws
-  // EINVAL, and a file mounted over the path (as containers mount
-  // /etc/resolv.conf), which no rename can replace, EBUSY. Every error
-  // names the path given, made absolute (the temporary or link concerned is
-  // in the text).
-  //
-  // The directory is held open from the constructor on, and every step
-  // goes through it (the temporary is created, named, renamed and synced in
-  // it): a chdir(), or the directory renamed and another made at its path
-  // before close(), changes nothing of where the new content goes, and the
-  // directory synced is the one it went to.
-  //
-  // The constructor does, before accepting a byte, everything that could
-  // fail for lack of permission, and a failure leaves nothing created:
-  // - A symbolic link is followed, link after link (ELOOP after 40), each
-  //   from its own directory, held open, and the file it points to is
-  //   replaced: the link stays, as editors keep it (a dotfile linked into a
-  //   repository changes in the repository); a dangling link's target is
-  //   created; the temporary goes beside the file. A link is followed only
-  //   if this user (effective uid), root, or the owner of what it leads to
-  //   owns it (the file there, or, for a file to create, the directory it
-  //   would go in): root writing a user's file never follows the user's link
-  //   to root's own file (EACCES naming the link and both owners). Refused
-  //   too: a link on /proc, which stands for an open descriptor, not a file
-  //   (/dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N: EINVAL; write to
-  //   the descriptor instead, file::borrow(STDOUT_FILENO, ...)); a file in
-  //   /proc (EINVAL); and, as the kernel's fs.protected_symlinks and
-  //   fs.protected_regular would, a link in a sticky world-writable
-  //   directory (/tmp) owned by neither this user nor the directory's owner,
-  //   or an existing file in a sticky directory others may write owned by
-  //   neither (EACCES: root must not follow, or hand its data to, what
-  //   another user planted there).
-  // - The directory is opened for reading and kept for the fsync at close:
-  //   one the process may write but not read (mode 0300) throws EACCES
-  //   naming it.
-  // - Replacing a file, the new one gets, before any byte is written to it,
-  //   the old one's owner and group, its extended attributes (its POSIX ACL
-  //   among them), and its exact mode (07777: the umask does not apply, and
-  //   an ACL the directory's default ACL would add is removed) but for the
-  //   setuid and setgid bits; until then it is 0600, visible to its owner
-  //   alone. The setuid/setgid bits and security.capability are given only
-  //   after the last write, so that a half-written file is never a
-  //   privileged program. All of it is taken from the one file resolved
-  //   (held open, its attributes read through /proc/self/fd): a file renamed
-  //   over the path meanwhile lends nothing; where /proc is missing they are
-  //   read by path and the path checked afterwards (EAGAIN if it changed).
-  //   Not copied: security.ima and security.evm, which vouch for the old
-  //   content, not the new, and what the process cannot see (trusted.*,
-  //   visible to root only). A process that may not give the file that
-  //   owner or group (a user replacing another user's file in a directory
-  //   both may write, or a file of a group the user is not in) gets EPERM
-  //   saying so, and an attribute that cannot be read or set throws naming
-  //   it (a 0200 file's user.* attributes cannot be read; a security.*
-  //   attribute cannot be set but by root): a file is never replaced by one
-  //   that its owner cannot read or that others can. Other hard links to
-  //   the old file keep the old content.
-  // - A new file gets 0666 minus the umask, and the directory's default
-  //   ACL, as open(2) gives them.
-  // - caching_mode::direct: O_DIRECT is set on the temporary once it exists
-  //   (fcntl), so that a filesystem that refuses it throws EINVAL saying so.
-  // Cost at construction: eight system calls for a new file (geteuid, the
-  // directory and the name opened O_PATH, the directory opened for
-  // reading, fstatfs, the temporary's open, a stat of /proc/self/fd, a
-  // close), eight more replacing a file (fstat and statx of the old file,
-  // geteuid, fstat, listxattr, fremovexattr, fchmod, a close), and a few
-  // per link followed and per attribute copied. Default false.
+  // The path holds either its complete old content (nothing, if it did not
+  // exist) or the complete new one, whatever happens, power loss included:
+  // writing goes to a temporary in the same directory, which close() fsyncs,
+  // renames over the path and follows with an fsync of the directory,
+  // whatever `durability` says. A replaced file keeps its owner, group,
+  // mode, ACL and attributes; links are followed only where their owner may
+  // lead.
+  // Default: false.
+  // Cost: about eight system calls at construction for a new file, eight
+  // more to replace one; at close(), fsync, rename and the directory's fsync.
+  // Failure: the constructor runs every permission check, and a failure
+  // there leaves nothing created. Only for writer(path) on a regular file:
+  // writer(file&&), a FIFO, device, socket or directory throws EINVAL, a
+  // file mounted over the path EBUSY. Destroyed without close(), or close() failing before the
+  // rename, leaves the path untouched and removes the temporary.
+  // Detail: docs/writer.md#atomic_replace
+  // Measured: docs/performance.md#atomic_replace-what-keeping-the-old-files-metadata-costs
   bool atomic_replace = false;
 
   // While one buffer is being written, the next one fills, so that
-  // formatting overlaps the I/O. Memory: up to write_behind_depth buffers
-  // being written plus the one filling; the caller waits when all are
-  // taken. Plus write_behind_depth + 2 buffers' worth of address space,
-  // touched only after a failed write, to take its unwritten bytes back
-  // without allocating. A buffer that has no room left is handed over (with
-  // caching_mode::direct, its whole blocks; the partial last one moves to the
-  // next buffer). flush(), sync(), close() and a write() that skips the
-  // buffer first wait for every handed-over buffer, then write on the
-  // caller's thread; so does moving the writer.
-  //
-  // Two engines (write_behind_engine() says which one a writer has):
-  // - io_uring, when sluice was built with liburing, the kernel lets the
-  //   process open a ring, the file is a regular file, and nothing has to
-  //   follow each write (not durability_mode::write_through, caching_mode::no_cache,
-  //   nor a sync at close on the page cache, whose writeback starts after
-  //   each write): write_behind_depth writes in flight at once, from
-  //   buffers allocated and registered once (plain writes where the kernel
-  //   refuses to pin them, e.g. past RLIMIT_MEMLOCK); completions are reaped
-  //   on the caller's thread when it hands over a buffer and all are taken,
-  //   and when it waits. No thread. Costs, at construction, a ring
-  //   (io_uring_setup), write_behind_depth + 1 buffers and their
-  //   registration. This is where caching_mode::direct gains: the device gets
-  //   several O_DIRECT writes at once.
-  // - otherwise, a background thread that writes the buffers one at a time,
-  //   in order (on a pipe too). With write_through it syncs each buffer it
-  //   writes (so a put() or write() that hands one over returns before it is
-  //   durable; flush(), sync() and close() return after); with no_cache it
-  //   starts and drops each buffer's writeback; with a sync at close it
-  //   starts it. A ring that cannot be opened (no liburing, a seccomp policy
-  //   or kernel that refuses io_uring) falls back to it silently.
-  //
-  // A failure is thrown by the next call that hands over a buffer or waits,
-  // with the contract of every write error: the bytes not written are
-  // buffered again, tell() - buffered() is the first byte missing from the
-  // file, the file holds exactly the bytes before it, and the error sticks.
-  // With io_uring, writes after the failed one may have landed: the engine
-  // waits for every write in flight, then cuts the file back (ftruncate) to
-  // the first missing byte, or to the size the file had when the writer
-  // started if that is larger (a writer over an existing file). Default
-  // false.
+  // formatting overlaps the I/O: through io_uring where it can serve, else
+  // on a background thread (write_behind_engine() says which).
+  // Default: false.
+  // Cost: up to write_behind_depth buffers being written plus the one
+  // filling, allocated at construction, and a ring or a thread; plus
+  // write_behind_depth + 2 buffers' worth of address space, touched only to
+  // take back the bytes of a failed write without allocating. flush(), sync(), close(), a write()
+  // that skips the buffer and a move first wait for every buffer handed over.
+  // Failure: thrown by the next call that hands over a buffer or waits, with
+  // every write error's contract (the file holds exactly the bytes before
+  // tell() - buffered()), and sticky. Detail: docs/writer.md#write_behind
+  // Measured: docs/performance.md#write_behind-where-it-pays
   bool write_behind = false;
 
-  // Chosen with sluice-bench --buffer-size (docs/performance.md): 256 KiB was
-  // fastest or within noise of it on every scenario; 32 KiB lost 40% on text,
-  // 1 MiB a third on small pieces.
+  // buffer_size's default: the fastest size, or within noise of it, on
+  // every scenario of sluice-bench --buffer-size.
+  // Measured: docs/performance.md#the-buffer-size-256-kib
   static constexpr std::size_t default_buffer_size = 256 * 1024;
-  // caching_mode::direct writes straight to the device, where the size of each
-  // write counts: 256 KiB writes ran at 0.54-0.64x of O_DIRECT 1 MiB writes,
-  // 1 MiB at 0.95x, 4 MiB at 0.89x (docs/performance.md).
+  // buffer_size's default with caching_mode::direct, where the size of each
+  // write is what the device sees.
+  // Measured: docs/performance.md#direct-a-1-mib-buffer-by-default
   static constexpr std::size_t default_direct_buffer_size = 1024 * 1024;
 
-  // caching_mode::no_cache keeps between one and two windows of the file cached.
+  // caching_mode::no_cache keeps between one and two windows of the file
+  // cached.
   static constexpr std::uint64_t cache_window = 16 * 1024 * 1024;
 
   // write_behind: buffers being written at most (queued for the thread, or
   // in flight through io_uring).
+  // Measured: docs/performance.md#write_behind-through-io_uring
   static constexpr std::size_t write_behind_depth = 2;
 };
 
@@ -467,9 +383,11 @@ class writer : private detail::buffered_file {
   void sync();   // flush, then fdatasync: durable on return
   // Flushes, gives back an unused reservation (ftruncate to the size), makes
   // the file as durable as options.durability asks, closes it, then syncs
-  // the directory if asked. Throws the first error, sticky or new. The writer
-  // is closed afterwards whatever happened; calling close() again throws the
-  // same error (after a successful close it does nothing).
+  // the directory if asked. Throws the first error, sticky or new: after a
+  // failure, that failure as it was thrown (the same write_error, with its
+  // offset() and bytes_written()), as file::close() and journal::close() do.
+  // The writer is closed afterwards whatever happened; calling close() again
+  // throws the same error (after a successful close it does nothing).
   void close();
 
   // Whether options.preallocate reserved space: false if none was asked for
@@ -509,7 +427,6 @@ class writer : private detail::buffered_file {
   void put_slow(char c);
   void write_slow(const char* data, std::size_t size);
   void make_room(std::size_t n);
-  void report_lost(const std::exception& e) const noexcept;
   void report_after_failure(std::exception_ptr closing) const noexcept;
   void check_usable();
   void destroy() noexcept;

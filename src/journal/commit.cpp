@@ -13,6 +13,7 @@
 #include "journal/segments.hpp"
 #include "journal/state.hpp"
 #include "os/error_messages.hpp"
+#include "os/sticky_error.hpp"
 
 namespace sluice::detail {
 namespace {
@@ -35,7 +36,7 @@ std::size_t fitting_run(std::span<const std::byte> records, std::uint64_t room) 
 // journal was poisoned meanwhile.
 void wait_for_other_syncs(journal_state& state) {
   std::unique_lock lock(state.mutex);
-  state.changed.wait(lock, [&] { return syncs_in_flight(state) == 1 || state.poison_errno != 0; });
+  state.changed.wait(lock, [&] { return syncs_in_flight(state) == 1 || state.failure; });
   check_usable(state, "commit journal");
 }
 
@@ -57,7 +58,7 @@ void wake_committers(journal_state& state) noexcept {
     std::shared_ptr<commit_waiter>& waiter = state.waiters[i];
     bool durable = waiter->lsn < state.durable_end;
     bool leads = !durable && !leader_woken && may_lead(state, waiter->lsn);
-    if (!durable && !leads && state.poison_errno == 0) {
+    if (!durable && !leads && !state.failure) {
       if (kept != i) state.waiters[kept] = std::move(waiter);
       ++kept;
       continue;
@@ -86,13 +87,24 @@ void unlock_and_notify(journal_state& state, std::unique_lock<std::mutex>& lock)
 
 // With the lock held: the first failure poisons and wakes every committer;
 // later ones (another leader's) add nothing.
-void poison(journal_state& state, int error, const char* message) noexcept {
-  if (state.poison_errno != 0) return;
-  state.poison_errno = error == 0 ? EIO : error;
+void poison(journal_state& state, std::exception_ptr failure) noexcept {
+  if (state.failure) return;
+  stick(state.failure, std::move(failure));
   wake_committers(state);
+}
+
+// The failure a leader met that is not a std::system_error (std::bad_alloc,
+// say), as the std::system_error with `error` that poisons the journal:
+// "sluice: commit journal '<dir>': <what>". If even that finds no memory,
+// the failure itself (its errno is then ENOMEM, see code_of()).
+std::exception_ptr as_system_error(const journal_state& state, int error,
+                                   const char* what) noexcept {
   try {
-    state.poison_message = message;
-  } catch (const std::bad_alloc&) {  // the errno alone poisons
+    return std::make_exception_ptr(
+        std::system_error(error, std::generic_category(),
+                          describe("commit journal", state.path().native()) + ": " + what));
+  } catch (...) {
+    return std::current_exception();
   }
 }
 
@@ -181,10 +193,10 @@ void write_batch(journal_state& state, std::span<std::byte> batch) {
 // the writing turn if `writing`), poisons the journal and wakes everyone.
 // Returns with `lock` released.
 void give_up_leading(journal_state& state, std::unique_lock<std::mutex>& lock, unsigned slot,
-                     bool writing, int error, const char* message) noexcept {
+                     bool writing, std::exception_ptr failure) noexcept {
   if (!lock.owns_lock()) lock.lock();
   stop_leading(state, slot, writing);
-  poison(state, error, message);
+  poison(state, std::move(failure));
   unlock_and_notify(state, lock);
 }
 
@@ -207,14 +219,16 @@ void lead(journal_state& state, std::unique_lock<std::mutex>& lock) {
     file& syncing = state.syncers[slot];  // stays put: rotation waits for this sync
     unlock_and_notify(state, lock);
     syncing.sync_data();
-  } catch (const std::system_error& e) {
-    give_up_leading(state, lock, slot, writing, e.code().value(), e.what());
+  } catch (const std::system_error&) {
+    give_up_leading(state, lock, slot, writing, std::current_exception());
     throw;
   } catch (const std::bad_alloc&) {
-    give_up_leading(state, lock, slot, writing, ENOMEM, "out of memory while writing records");
+    give_up_leading(state, lock, slot, writing,
+                    as_system_error(state, ENOMEM, "out of memory while writing records"));
     throw;
   } catch (...) {
-    give_up_leading(state, lock, slot, writing, EIO, "an unexpected failure while writing records");
+    give_up_leading(state, lock, slot, writing,
+                    as_system_error(state, EIO, "an unexpected failure while writing records"));
     throw;
   }
   lock.lock();
@@ -230,11 +244,7 @@ void lead(journal_state& state, std::unique_lock<std::mutex>& lock) {
 }  // namespace
 
 void check_usable(const journal_state& state, const char* operation) {
-  if (state.poison_errno != 0)
-    throw std::system_error(state.poison_errno, std::generic_category(),
-                            describe(operation, state.path().native()) +
-                                " refused: the journal failed earlier (" + state.poison_message +
-                                ")");
+  if (state.failure) refuse(state.failure, operation, state.path().native());
 }
 
 void make_durable(journal_state& state, std::unique_lock<std::mutex>& lock, std::uint64_t lsn,

@@ -108,16 +108,25 @@ journal& journal::operator=(journal&& other) noexcept {
   return *this;
 }
 
+// Closes; reports a failure only if nobody has seen it: a poisoning failure
+// was thrown by the call that met it, and close() throwing it again here
+// adds nothing (error.hpp).
 journal::~journal() {
   if (!state_) return;
+  std::shared_ptr<const detail::journal_directory> dir = state_->dir;  // close() lets state_ go
+  bool told = false;
+  if (!detail::inherited(*state_)) {  // a child's copy of the mutex may be held forever
+    std::lock_guard lock(state_->mutex);
+    told = state_->failure != nullptr;
+  }
   try {
     close();
-  } catch (const std::system_error& e) {
-    detail::report_error(e.code(),
-                         std::string(e.what()) + " (closing a journal in its destructor)");
+  } catch (const std::exception& e) {
+    if (!told) detail::report_from_destructor(dir->path().native(), e);
   } catch (...) {
-    detail::report_error(std::error_code(EIO, std::generic_category()),
-                         "sluice: close journal in its destructor failed");
+    if (!told)
+      detail::report_error(std::error_code(EIO, std::generic_category()),
+                           "sluice: a journal's destructor failed to close it");
   }
 }
 
@@ -209,7 +218,7 @@ void journal::close() {
   if (detail::inherited(*s)) return;
   {
     std::unique_lock lock(s->mutex);
-    detail::check_usable(*s, "close journal");
+    if (s->failure) std::rethrow_exception(s->failure);  // as it was thrown, like file and writer
     detail::make_durable(*s, lock, s->next_lsn - 1, "close journal");
     lock.lock();
     s->changed.wait(lock,

@@ -5,6 +5,7 @@
 #include <bit>
 #include <condition_variable>
 #include <cstdint>
+#include <exception>
 #include <filesystem>
 #include <memory>
 #include <mutex>
@@ -82,8 +83,10 @@ struct journal_state {
   unsigned busy_syncers = 0;
   std::vector<std::shared_ptr<commit_waiter>> waiters;  // committers asleep, in no order
   std::shared_ptr<commit_waiter> to_notify;             // given a verdict, to notify once unlocked
-  int poison_errno = 0;        // errno of the failure that poisoned the journal
-  std::string poison_message;  // its what()
+  // The failure that poisoned the journal, null if none: the sticky error
+  // of os/sticky_error.hpp, thrown again by close() and named by every
+  // refusal.
+  std::exception_ptr failure;
   std::vector<segment_info> segments;
   // With options.reuse_segments: the spare the next segment is made from,
   // if any (its number, below every live segment's).
@@ -142,7 +145,8 @@ inline constexpr std::size_t zero_ahead_size = std::size_t{256} << 10;
 void make_durable(journal_state& state, std::unique_lock<std::mutex>& lock, std::uint64_t lsn,
                   const char* operation);
 
-// Throws the poisoning error if the journal is poisoned.
+// With the mutex held: refuses `operation` (sticky_error.hpp's refusal,
+// naming the failure) if the journal is poisoned.
 void check_usable(const journal_state& state, const char* operation);
 
 // Whether the calling process is a child of the one that opened the journal.

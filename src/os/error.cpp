@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
+#include <new>
 #include <string>
 
 #include "os/error_messages.hpp"
@@ -67,6 +69,51 @@ write_error write_failed(int errno_value, std::string_view path, std::uint64_t o
   std::uint64_t failed_at = offset + written;
   return write_error(errno_value, describe("write", path, failed_at).append(note), failed_at,
                      written);
+}
+
+std::error_code code_of(const std::exception& failure) noexcept {
+  if (const auto* error = dynamic_cast<const std::system_error*>(&failure)) return error->code();
+  int value = dynamic_cast<const std::bad_alloc*>(&failure) ? ENOMEM : EIO;
+  return {value, std::generic_category()};
+}
+
+std::string failure_text(const std::exception& failure, std::string_view path) {
+  std::string_view what = failure.what();
+  if (what.starts_with(message_prefix)) what.remove_prefix(message_prefix.size());
+  std::string own_write = "write '" + std::string(path) + "' ";
+  if (dynamic_cast<const write_error*>(&failure) && what.starts_with(own_write))
+    return "write " + std::string(what.substr(own_write.size()));
+  return std::string(what);
+}
+
+void report_from_destructor(std::string_view path, const std::exception& failure,
+                            std::size_t lost) noexcept {
+  std::error_code code = code_of(failure);
+  try {
+    std::string message = describe("close", path) + " in its destructor";
+    if (lost) message += ", " + std::to_string(lost) + " bytes lost";
+    report_error(code, message + ": " + failure_text(failure, path));
+  } catch (...) {  // no memory for the message: the code alone
+    report_error(code, "sluice: a destructor failed to close its file");
+  }
+}
+
+void report_close_from_destructor(std::string_view path, int close_errno) noexcept {
+  try {
+    report_from_destructor(
+        path, std::system_error(close_errno, std::generic_category(), describe("close", path)));
+  } catch (...) {  // no memory for the message: the code alone
+    report_error({close_errno, std::generic_category()},
+                 "sluice: a destructor failed to close its file");
+  }
+}
+
+void report_close_after_failure(std::string_view path, const std::error_code& code) noexcept {
+  try {
+    report_error(code, describe("close", path) + " after an earlier failure: " + code.message());
+  } catch (...) {
+    report_error(code, "sluice: a close failed after an earlier failure");
+  }
 }
 
 }  // namespace detail

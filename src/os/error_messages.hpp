@@ -3,7 +3,9 @@
 // sluice/error.hpp).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <string>
 #include <string_view>
 
@@ -28,6 +30,37 @@ std::string describe(std::string_view operation, std::string_view path, std::uin
 // <offset + written><note>: <strerror>".
 write_error write_failed(int errno_value, std::string_view path, std::uint64_t offset,
                          std::uint64_t written, std::string_view note = {});
+
+// The errno a failure carries: a std::system_error's code, ENOMEM for
+// std::bad_alloc, EIO for anything else.
+std::error_code code_of(const std::exception& failure) noexcept;
+
+// What went wrong, for a message that already names `path` (a refusal, a
+// destructor's report): `failure`'s what() without the "sluice: " prefix,
+// "fdatasync 'out.bin': Input/output error", and for a write to `path`
+// itself without the path again, "write at offset 4096: No space left on
+// device".
+std::string failure_text(const std::exception& failure, std::string_view path);
+
+// The one report of a destructor (of a file, a writer, a journal) whose
+// close of `path` failed with `failure`, which no call had thrown: through
+// the error handler, with failure's code,
+//   sluice: close '<path>' in its destructor[, <lost> bytes lost]: <failure_text>
+// Never throws.
+void report_from_destructor(std::string_view path, const std::exception& failure,
+                            std::size_t lost = 0) noexcept;
+
+// report_from_destructor() of a close(2) of `path` that failed with
+// `close_errno`: "sluice: close '<path>' in its destructor: close '<path>':
+// <strerror>". Never throws.
+void report_close_from_destructor(std::string_view path, int close_errno) noexcept;
+
+// The report of a close(2) of `path` that failed with `code` after an
+// earlier failure, which close() throws instead (the OS may have dropped
+// bytes it had accepted, which that failure does not say):
+//   sluice: close '<path>' after an earlier failure: <strerror>
+// Never throws.
+void report_close_after_failure(std::string_view path, const std::error_code& code) noexcept;
 
 // Throws the failure `error` of an open of `path`; `direct`: it asked for
 // O_DIRECT, which a filesystem that refuses it fails with EINVAL, and the

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <exception>
 #include <string>
 #include <utility>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "os/close_failure.hpp"
 #include "os/directory.hpp"
 #include "os/error_messages.hpp"
+#include "os/sticky_error.hpp"
 #include "os/sys.hpp"
 #include "os/transfer.hpp"
 
@@ -62,11 +64,11 @@ file file::borrow(int fd, std::string path) noexcept {
 
 file::file(file&& other) noexcept
     : fd_(std::exchange(other.fd_, -1)),
-      position_(other.position_),
-      poison_errno_(other.poison_errno_),
       owned_(other.owned_),
       sequential_(other.sequential_),
       kind_(other.kind_),
+      position_(other.position_),
+      failure_(std::move(other.failure_)),
       path_(std::move(other.path_)) {}
 
 file& file::operator=(file&& other) noexcept {
@@ -74,7 +76,7 @@ file& file::operator=(file&& other) noexcept {
     file discarded(std::move(*this));
     fd_ = std::exchange(other.fd_, -1);
     position_ = other.position_;
-    poison_errno_ = other.poison_errno_;
+    failure_ = std::move(other.failure_);
     owned_ = other.owned_;
     sequential_ = other.sequential_;
     kind_ = other.kind_;
@@ -86,24 +88,22 @@ file& file::operator=(file&& other) noexcept {
 file::~file() {
   if (fd_ < 0 || !owned_) return;
   if (detail::sys().close(fd_) != 0) {
-    int error = errno;
-    detail::report_error(std::error_code(error, std::generic_category()),
-                         detail::describe("close", path_) +
-                             " in its destructor: " + std::generic_category().message(error));
+    detail::report_close_from_destructor(path_, errno);
   }
 }
 
 void file::check_usable(const char* operation) const {
   if (fd_ < 0) detail::throw_error(EBADF, operation, path_);
-  if (poison_errno_ != 0)
-    throw std::system_error(poison_errno_, std::generic_category(),
-                            detail::describe(operation, path_) +
-                                " refused: an earlier sync failed and data may be lost");
+  if (failure_) detail::refuse(failure_, operation, path_);
 }
 
 void file::poison(int errno_value, const char* operation) {
-  poison_errno_ = errno_value;
-  detail::throw_error(errno_value, operation, path_);
+  try {
+    detail::throw_error(errno_value, operation, path_);
+  } catch (...) {
+    detail::stick(failure_, std::current_exception());
+    throw;
+  }
 }
 
 // After a transfer: a descriptor that refused pwritev or preadv with
@@ -296,11 +296,11 @@ void file::close() {
   // Linux releases the descriptor even when close fails: never retry it.
   if (owned_ && detail::sys().close(fd) != 0) {
     int error = errno;
-    throw detail::close_failure(error, std::generic_category(), detail::describe("close", path_));
+    if (!failure_)
+      throw detail::close_failure(error, std::generic_category(), detail::describe("close", path_));
+    detail::report_close_after_failure(path_, std::error_code(error, std::generic_category()));
   }
-  if (poison_errno_ != 0)
-    throw std::system_error(poison_errno_, std::generic_category(),
-                            detail::describe("close", path_) + ": an earlier sync failed");
+  if (failure_) std::rethrow_exception(failure_);  // the sync that failed, as it was thrown
 }
 
 }  // namespace sluice

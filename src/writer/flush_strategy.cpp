@@ -4,10 +4,12 @@
 #include <cstring>
 #include <utility>
 
+#include "os/sticky_error.hpp"
+
 namespace sluice::detail {
 
 void buffered_file::fail(std::exception_ptr error) noexcept {
-  error_ = std::move(error);
+  stick(error_, std::move(error));
   end_ = pos_;  // no room left: every later write takes the slow path and rethrows
 }
 

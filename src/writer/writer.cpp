@@ -47,17 +47,6 @@ bool cannot_preallocate(const std::system_error& e) {
   return error == EOPNOTSUPP || error == ESPIPE || error == ENODEV;
 }
 
-// What went wrong: "write at offset 4096: No space left on device" (the
-// report names the path already), else the failed call's own message
-// without its prefix: "fdatasync 'out.bin': Input/output error".
-std::string failure_of(const std::system_error& e) {
-  if (const auto* w = dynamic_cast<const write_error*>(&e))
-    return "write at offset " + std::to_string(w->offset()) + ": " + e.code().message();
-  std::string_view what = e.what();
-  if (what.starts_with(detail::message_prefix)) what.remove_prefix(detail::message_prefix.size());
-  return std::string(what);
-}
-
 }  // namespace
 
 // The buffer is allocated before the path is opened, so that a size no
@@ -191,20 +180,8 @@ void writer::destroy() noexcept {
   try {
     close();
   } catch (const std::exception& e) {
-    if (!told) report_lost(e);
-  }
-}
-
-// "sluice: close 'out.bin' in its destructor, 40 bytes lost: <what went wrong>"
-void writer::report_lost(const std::exception& e) const noexcept {
-  const auto* error = dynamic_cast<const std::system_error*>(&e);
-  std::error_code code = error ? error->code() : std::error_code(EIO, std::generic_category());
-  try {
-    std::string lost = buffered() ? ", " + std::to_string(buffered()) + " bytes lost" : "";
-    detail::report_error(code, detail::describe("close", target_.path()) + " in its destructor" +
-                                   lost + ": " + (error ? failure_of(*error) : e.what()));
-  } catch (...) {
-    detail::report_error(code, "sluice: a writer's destructor failed to close its file");
+    // "sluice: close 'out.bin' in its destructor, 40 bytes lost: <what went wrong>"
+    if (!told) detail::report_from_destructor(target_.path(), e, buffered());
   }
 }
 
@@ -313,12 +290,7 @@ void writer::report_after_failure(std::exception_ptr closing) const noexcept {
   try {
     std::rethrow_exception(std::move(closing));
   } catch (const detail::close_failure& e) {
-    try {
-      detail::report_error(e.code(), detail::describe("close", target_.path()) +
-                                         " after an earlier failure: " + e.code().message());
-    } catch (...) {
-      detail::report_error(e.code(), "sluice: a writer's close failed after an earlier failure");
-    }
+    detail::report_close_after_failure(target_.path(), e.code());
   } catch (...) {
   }
 }

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sluice/sluice.hpp>
@@ -428,6 +429,61 @@ TEST_F(journal_fault, a_failed_fdatasync_poisons_the_journal_and_is_never_retrie
   auto records = read_records(again);
   EXPECT_GE(records.size(), 3u);
   expect_clean_prefix(records);
+}
+
+// The one form of the sticky error (as for file and writer): a later call
+// is refused naming the operation, the journal and the failure; close()
+// throws the failure itself, as the commit that met it did; the destructor
+// does not report it again.
+TEST_F(journal_fault, after_a_failed_sync_calls_are_refused_naming_it_and_close_throws_it) {
+  std::string printed = stderr_of([&] {
+    fake_sys fake;
+    auto log = journal::open(dir.path());
+    log.write(bytes_of(payload(1)));
+    fake.fail(call::fdatasync, fake.calls(call::fdatasync) + 1, EIO);
+    auto first = thrown([&] { log.write(bytes_of(payload(2))); });
+    ASSERT_TRUE(first);
+    std::string failure = first->what();
+    ASSERT_EQ(failure.rfind("sluice: fdatasync '" + dir.path().native() + "/", 0), 0u) << failure;
+    failure.erase(0, std::string("sluice: ").size());
+    auto refused = thrown([&] { log.append(bytes_of("more")); });
+    ASSERT_TRUE(refused);
+    EXPECT_EQ(refused->code().value(), EIO);
+    EXPECT_EQ(std::string(refused->what()), "sluice: append to journal " + quoted(dir.path()) +
+                                                " refused after an earlier failure: " + failure);
+    auto closed = thrown([&] { log.close(); });
+    ASSERT_TRUE(closed);
+    EXPECT_EQ(closed->code().value(), EIO);
+    EXPECT_STREQ(closed->what(), first->what());
+    log.close();  // closed already: nothing more
+  });
+  EXPECT_EQ(printed, "");
+}
+
+TEST_F(journal_fault, the_destructor_does_not_report_again_a_failure_a_commit_threw) {
+  std::string printed = stderr_of([&] {
+    fake_sys fake;
+    auto log = journal::open(dir.path());
+    fake.fail(call::fdatasync, fake.calls(call::fdatasync) + 1, EIO);
+    EXPECT_TRUE(thrown([&] { log.write(bytes_of(payload(1))); }));
+  });
+  EXPECT_EQ(printed, "");
+}
+
+// A failure nobody was thrown, met by the destructor's own commit, is
+// reported once, in the form every destructor reports in.
+TEST_F(journal_fault,
+       the_destructor_reports_a_failure_of_its_own_commit_once_in_the_documented_form) {
+  std::string segment;
+  std::string printed = stderr_of([&] {
+    fake_sys fake;
+    auto log = journal::open(dir.path());
+    log.append(bytes_of(payload(1)));
+    segment = segment_files(dir.path()).back().native();
+    fake.fail(call::fdatasync, fake.calls(call::fdatasync) + 1, EIO);
+  });
+  EXPECT_EQ(printed, "sluice: close " + quoted(dir.path()) + " in its destructor: fdatasync '" +
+                         segment + "': " + std::strerror(EIO) + "\n");
 }
 
 TEST_F(journal_fault, enospc_on_the_write_poisons_the_journal) {

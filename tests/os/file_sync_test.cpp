@@ -77,11 +77,10 @@ void expect_poisoned_by(call failing, int error_value, const temp_dir& dir) {
   EXPECT_EQ(fake.calls(call::ftruncate), 0);
   EXPECT_EQ(fake.calls(call::fallocate), 0);
 
-  auto closed = thrown([&] { f.close(); });
+  auto closed = thrown([&] { f.close(); });  // the sync's own error again
   ASSERT_TRUE(closed);
   EXPECT_EQ(closed->code().value(), error_value);
-  EXPECT_NE(std::string(closed->what()).find("close " + quoted(path)), std::string::npos)
-      << closed->what();
+  EXPECT_STREQ(closed->what(), first->what());
   EXPECT_FALSE(f.is_open());
   EXPECT_EQ(fake.calls(call::close), 1);  // the descriptor is released anyway
   EXPECT_EQ(read_all(path), "data");
@@ -91,6 +90,59 @@ TEST_F(file_sync, failed_fdatasync_poisons_the_file) {
   expect_poisoned_by(call::fdatasync, EIO, dir);
 }
 TEST_F(file_sync, failed_fsync_poisons_the_file) { expect_poisoned_by(call::fsync, ENOSPC, dir); }
+
+// The one form of the sticky error (as for the writer and the journal):
+// a later call is refused naming the operation, the path and the sync that
+// failed; close() throws that sync's error itself, once, the descriptor
+// closed; the destructor does not report it again (it was thrown).
+TEST_F(file_sync, after_a_failed_sync_calls_are_refused_naming_it_and_close_throws_it) {
+  auto path = dir / "refused";
+  std::string printed = stderr_of([&] {
+    auto f = file::open(path);
+    f.write(bytes_of("data"));
+    fake_sys fake;
+    fake.fail(call::fdatasync, 1, EIO);
+    auto first = thrown([&] { f.sync_data(); });
+    ASSERT_TRUE(first);
+    EXPECT_EQ(std::string(first->what()),
+              "sluice: fdatasync " + quoted(path) + ": " + std::strerror(EIO));
+    auto refused = thrown([&] { f.write(bytes_of("more")); });
+    ASSERT_TRUE(refused);
+    EXPECT_EQ(refused->code().value(), EIO);
+    EXPECT_EQ(std::string(refused->what()), "sluice: write " + quoted(path) +
+                                                " refused after an earlier failure: fdatasync " +
+                                                quoted(path) + ": " + std::strerror(EIO));
+    auto closed = thrown([&] { f.close(); });
+    ASSERT_TRUE(closed);
+    EXPECT_EQ(closed->code().value(), EIO);
+    EXPECT_STREQ(closed->what(), first->what());
+    EXPECT_EQ(fake.calls(call::close), 1);
+    f.close();  // closed already: nothing more
+  });
+  EXPECT_EQ(printed, "");
+}
+
+// A close(2) that fails on a poisoned file: close() still throws the sync's
+// error, and the close's own failure goes to the error handler, as a
+// writer's does.
+TEST_F(file_sync, a_close_failing_after_a_failed_sync_is_reported_and_the_sync_thrown) {
+  auto path = dir / "twice";
+  captured_reports reports;
+  auto f = file::open(path);
+  fake_sys fake;
+  fake.fail(call::fdatasync, 1, EIO);
+  auto first = thrown([&] { f.sync_data(); });
+  ASSERT_TRUE(first);
+  fake.fail(call::close, 1, EBADF);
+  auto closed = thrown([&] { f.close(); });
+  ASSERT_TRUE(closed);
+  EXPECT_STREQ(closed->what(), first->what());
+  EXPECT_FALSE(f.is_open());
+  ASSERT_EQ(reports.reports().size(), 1u);
+  EXPECT_EQ(reports.reports()[0].code.value(), EBADF);
+  EXPECT_EQ(reports.reports()[0].message,
+            "sluice: close " + quoted(path) + " after an earlier failure: " + std::strerror(EBADF));
+}
 
 TEST_F(file_sync, poison_survives_a_move) {
   auto f = file::open(dir / "p");
@@ -235,6 +287,20 @@ TEST_F(file_life, destructor_reports_a_failed_close_to_the_handler) {
   EXPECT_EQ(report.code.value(), EIO);
   EXPECT_NE(report.message.find("close " + quoted(path)), std::string::npos) << report.message;
   EXPECT_NE(report.message.find(std::strerror(EIO)), std::string::npos) << report.message;
+}
+
+// The form every destructor reports in (error.hpp), on stderr by default,
+// once.
+TEST_F(file_life, the_destructor_reports_a_failed_close_once_in_the_documented_form) {
+  auto path = dir / "d";
+  std::string printed = stderr_of([&] {
+    auto f = file::open(path);
+    fake_sys fake;
+    fake.fail(call::close, 1, EIO);
+    { file gone = std::move(f); }
+  });
+  EXPECT_EQ(printed, "sluice: close " + quoted(path) + " in its destructor: close " + quoted(path) +
+                         ": " + std::strerror(EIO) + "\n");
 }
 
 TEST_F(file_life, close_reports_its_failure) {

@@ -199,6 +199,21 @@ void captured_reports::record(const std::error_code& code, std::string_view mess
   if (active_) active_->reports_.push_back({code, std::string(message)});
 }
 
+std::string stderr_of(const std::function<void()>& body) {
+  sluice::error_handler installed = sluice::set_error_handler(nullptr);
+  testing::internal::CaptureStderr();
+  try {
+    body();
+  } catch (...) {
+    testing::internal::GetCapturedStderr();
+    sluice::set_error_handler(installed);
+    throw;
+  }
+  std::string printed = testing::internal::GetCapturedStderr();
+  sluice::set_error_handler(installed);
+  return printed;
+}
+
 pipe_ends::pipe_ends(int flags) {
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC | flags) != 0) throw std::system_error(errno, std::generic_category());

@@ -168,6 +168,10 @@ class captured_reports {
   std::vector<report> reports_;
 };
 
+// What the default error handler prints on stderr while `body` runs: the
+// handler installed before is put back afterwards.
+std::string stderr_of(const std::function<void()>& body);
+
 // Both ends of a pipe(2), closed on destruction unless taken.
 class pipe_ends {
  public:

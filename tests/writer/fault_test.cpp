@@ -478,6 +478,50 @@ TEST_F(fault, a_failed_sync_poisons_the_writer) {
   EXPECT_EQ(fake.calls(call::close), 1);
 }
 
+// A file at `path` whose fdatasync failed with EIO (through `fake`).
+sluice::file poisoned_file(const std::filesystem::path& path, fake_sys& fake) {
+  auto f = sluice::file::open(path);
+  fake.fail(call::fdatasync, fake.calls(call::fdatasync) + 1, EIO);
+  EXPECT_TRUE(thrown([&] { f.sync_data(); }));
+  return f;
+}
+
+// A writer given a file whose sync failed: its first write is refused in
+// the one form (naming the sync), which then sticks, and close() throws it.
+TEST_F(fault, a_writer_over_a_poisoned_file_refuses_naming_the_sync_and_close_throws_it) {
+  auto path = dir / "poisoned";
+  std::string printed = stderr_of([&] {
+    fake_sys fake;
+    writer out(poisoned_file(path, fake));
+    out.write(std::string_view("more"));
+    auto refused = thrown([&] { out.flush(); });
+    ASSERT_TRUE(refused);
+    EXPECT_EQ(refused->code().value(), EIO);
+    EXPECT_EQ(std::string(refused->what()), "sluice: write " + quoted(path) +
+                                                " refused after an earlier failure: fdatasync " +
+                                                quoted(path) + ": " + std::strerror(EIO));
+    auto closed = thrown([&] { out.close(); });
+    ASSERT_TRUE(closed);
+    EXPECT_STREQ(closed->what(), refused->what());
+    EXPECT_EQ(fake.calls(call::pwritev), 0);
+  });
+  EXPECT_EQ(printed, "");  // thrown, so not reported again
+}
+
+// The same refusal met by the destructor's own close is reported once, in
+// the destructor's form, with the bytes it could not write.
+TEST_F(fault, the_destructor_reports_a_refusal_it_met_once_in_the_documented_form) {
+  auto path = dir / "poisoned";
+  std::string printed = stderr_of([&] {
+    fake_sys fake;
+    writer out(poisoned_file(path, fake));
+    out.write(std::string_view("more"));
+  });
+  EXPECT_EQ(printed, "sluice: close " + quoted(path) + " in its destructor, 4 bytes lost: write " +
+                         quoted(path) + " refused after an earlier failure: fdatasync " +
+                         quoted(path) + ": " + std::strerror(EIO) + "\n");
+}
+
 TEST_F(fault, a_poisoned_writer_destroyed_does_not_report_again_the_sync_it_threw) {
   auto path = dir / "poison";
   captured_reports reports;
