@@ -14,7 +14,9 @@
 // Errors (see <sluice/error.hpp>): the first failure is thrown and then
 // sticks: every later call that would write throws it again. Bytes the OS did
 // not take stay in the buffer; nothing is written twice; the file then holds
-// exactly the bytes before the write_error's offset(). A failed sync poisons
+// exactly the bytes before the write_error's offset() (with
+// caching_mode::direct, until close() it may also hold one padded block past
+// it, written before the failure: close() cuts it). A failed sync poisons
 // the writer for good. The destructor closes without throwing: if that fails,
 // or bytes are left unwritten, it tells the error handler how many were lost,
 // unless the failure is one the writer already threw to its caller (who was
@@ -192,7 +194,9 @@ struct writer_options {
   // on a background thread (write_behind_engine() says which).
   // Default: false.
   // Cost: up to write_behind_depth buffers being written plus the one
-  // filling, and a ring or a thread. flush(), sync(), close(), a write()
+  // filling, allocated at construction, and a ring or a thread; plus
+  // write_behind_depth + 2 buffers' worth of address space, touched only to
+  // take back the bytes of a failed write without allocating. flush(), sync(), close(), a write()
   // that skips the buffer and a move first wait for every buffer handed over.
   // Failure: thrown by the next call that hands over a buffer or waits, with
   // every write error's contract (the file holds exactly the bytes before
@@ -274,13 +278,19 @@ class writer : private detail::buffered_file {
   // before any data is accepted if it cannot be opened (an empty path:
   // ENOENT). The buffer is allocated first: a std::bad_alloc leaves the path
   // as it was (with caching_mode::direct on a filesystem whose alignment is
-  // larger than a page, a new file may be left empty).
+  // larger than a page, a new file may be left empty). write_behind and
+  // caching_mode::direct, whose engines allocate once the file is open,
+  // open an existing file without O_TRUNC and empty it (fstat, ftruncate)
+  // once every allocation has succeeded.
   explicit writer(const std::filesystem::path& path, writer_options options = {});
   // Writes through an already open file (append mode, say), from its
   // position(); file::borrow(STDOUT_FILENO, "standard output") for standard
   // output, which close() then leaves open. durability_mode::all_on_close syncs
   // the file but not its directory: only the caller knows whether the file
-  // was just created.
+  // was just created. Over a file with content past its position(), a
+  // failure cuts nothing below its old size: the bytes after the failure's
+  // offset that landed inside it (write-behind on io_uring writes several at
+  // once) stay there, beside the old content, and are also still buffered.
   explicit writer(file&& target, writer_options options = {});
   writer(writer&& other) noexcept;
   writer& operator=(writer&& other) noexcept;
@@ -295,6 +305,13 @@ class writer : private detail::buffered_file {
     *pos_++ = c;
   }
 
+  // Copies `text` after the bytes buffered; a full buffer goes to the OS
+  // (or the write-behind engine) on the way. Nothing here allocates, but a
+  // buffer handed off to a write-behind engine (write_behind, or
+  // caching_mode::direct) once reserve() has grown it past the engine's
+  // buffers: a std::bad_alloc then does not stick, and the call has
+  // accepted exactly the bytes tell() advanced by (retry the rest, not the
+  // whole text).
   void write(std::string_view text) {
     if (text.size() > static_cast<std::size_t>(end_ - pos_)) [[unlikely]]
       return write_slow(text.data(), text.size());
@@ -395,7 +412,7 @@ class writer : private detail::buffered_file {
   }
   bool open_target(const std::filesystem::path& path, const writer_options& options);
   void open_replacement(const std::filesystem::path& path, bool direct);
-  bool open_synced(const std::filesystem::path& path, bool direct);
+  bool open_synced(const std::filesystem::path& path, bool direct, bool keep);
   void empty_old_content();
   void start(const writer_options& options, std::unique_ptr<detail::foreground_flush> way,
              bool old_content = false);

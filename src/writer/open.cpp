@@ -33,7 +33,8 @@ int open_for_writing(int dir, const char* name, detail::open_request how, bool d
 
 // What an all_on_close writer opened: the file, the directory to sync at
 // close if it created the file, and whether the file still holds its old
-// content (caching_mode::direct: emptied once the buffer is allocated).
+// content (opened without O_TRUNC, to be emptied once the writer's memory
+// is allocated).
 struct synced_open {
   file target;
   file directory;
@@ -43,11 +44,12 @@ struct synced_open {
 // One attempt at opening the file find_target resolved, through the
 // directory it holds: created (O_EXCL) with its directory kept for the sync
 // at close, or, if it exists, opened without O_CREAT (and without following
-// a link, but the /proc link it may be). Nothing if it was removed, or
-// replaced by a link, since it was resolved.
+// a link, but the /proc link it may be), emptied unless `keep`. Nothing if
+// it was removed, or replaced by a link, since it was resolved.
 std::optional<synced_open> open_resolved(const std::filesystem::path& path,
                                          const std::filesystem::path& absolute,
-                                         const detail::resolved_target& where, bool direct) {
+                                         const detail::resolved_target& where, bool direct,
+                                         bool keep) {
   std::optional<std::system_error> cannot_sync;
   synced_open opened;
   try {
@@ -66,11 +68,11 @@ std::optional<synced_open> open_resolved(const std::filesystem::path& path,
     if (errno != EEXIST) detail::throw_open_failure(errno, path.native(), direct);
     opened.directory = file();  // an existing file needs no directory sync
   }
-  detail::open_request how{.truncate = !direct, .no_follow = !where.descriptor_link};
+  detail::open_request how{.truncate = !keep, .no_follow = !where.descriptor_link};
   int fd = open_for_writing(where.directory.native_handle(), where.name.c_str(), how, direct);
   if (fd >= 0) {
     opened.target = file(fd, std::move(shown));
-    opened.old_content = direct;
+    opened.old_content = keep;
     return opened;
   }
   int error = errno;
@@ -84,22 +86,25 @@ std::optional<synced_open> open_resolved(const std::filesystem::path& path,
 // Opens what the writer writes to: a temporary beside `path` for
 // atomic_replace, else `path` itself, with O_DIRECT for caching_mode::direct.
 // Returns whether the file still holds its old content, to be emptied once
-// the buffer is allocated: caching_mode::direct opens an existing file without
-// O_TRUNC, as its buffer may have to be allocated again for the alignment.
+// every allocation that can fail has succeeded: caching_mode::direct and
+// write_behind open an existing file without O_TRUNC, as the buffer may
+// have to be allocated again for the alignment, and the write-behind
+// engine allocates its buffers once the file is open.
 bool writer::open_target(const std::filesystem::path& path, const writer_options& options) {
   bool direct = options.caching == caching_mode::direct;
+  bool keep = direct || options.write_behind;
   if (options.atomic_replace) {
     open_replacement(path, direct);
     return false;
   }
-  if (options.durability == durability_mode::all_on_close) return open_synced(path, direct);
-  if (!direct) {
+  if (options.durability == durability_mode::all_on_close) return open_synced(path, direct, keep);
+  if (!keep) {
     target_ = file::open(path);
     return false;
   }
   std::string shown = path.native();
-  int fd = open_for_writing(detail::working_directory, path.c_str(), {.create = true}, true);
-  if (fd < 0) detail::throw_open_failure(errno, path.native(), true);
+  int fd = open_for_writing(detail::working_directory, path.c_str(), {.create = true}, direct);
+  if (fd < 0) detail::throw_open_failure(errno, path.native(), direct);
   target_ = file(fd, std::move(shown));
   return true;
 }
@@ -119,11 +124,11 @@ void writer::open_replacement(const std::filesystem::path& path, bool direct) {
 // fails here, with nothing created. An existing file needs no directory
 // sync: it is written even there. A file that disappears between the two
 // opens is resolved and created again, a few times at most.
-bool writer::open_synced(const std::filesystem::path& path, bool direct) {
+bool writer::open_synced(const std::filesystem::path& path, bool direct, bool keep) {
   std::filesystem::path absolute = detail::absolute_path(path);
   for (int attempt = 0; attempt < synced_open_attempts; ++attempt) {
     detail::resolved_target where = detail::find_target(absolute, detail::target_use::open);
-    std::optional<synced_open> opened = open_resolved(path, absolute, where, direct);
+    std::optional<synced_open> opened = open_resolved(path, absolute, where, direct, keep);
     if (!opened) continue;
     target_ = std::move(opened->target);
     modes_.directory = std::move(opened->directory);

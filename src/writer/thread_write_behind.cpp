@@ -6,8 +6,10 @@ namespace sluice::detail {
 
 thread_write_behind::thread_write_behind(std::unique_ptr<foreground_flush> inner, buffered_file& b,
                                          std::size_t depth)
-    : write_behind(std::move(inner)), depth_(depth), file_(&b) {
+    : write_behind(std::move(inner), depth, b.capacity_), file_(&b) {
   free_.reserve(depth + 1);  // so that the thread never allocates to give a buffer back
+  // Every buffer up front, so that a hand-off allocates nothing.
+  for (std::size_t i = 0; i < depth; ++i) free_.push_back(inner_->allocate(b.capacity_));
   thread_ = std::thread([this] { run(); });
 }
 
@@ -39,7 +41,7 @@ owned_buffer thread_write_behind::queue(std::unique_ptr<char[], free_deleter>& f
   owned_buffer next;
   if (!error_) {
     next = take_free(free_, capacity);
-    // No free buffer: fewer than depth + 1 exist (or they were too small).
+    // No free buffer: the writer's grew past them.
     if (!next.data) next = inner_->allocate(capacity);
   }
   job& queued = jobs_.emplace_back();  // may throw: `full` is not taken yet
@@ -54,11 +56,12 @@ bool thread_write_behind::wait() {
   return !error_;
 }
 
-write_behind::failed_writes thread_write_behind::failure() const {
+void thread_write_behind::collect_failure(failed_writes& into) const {
   std::lock_guard lock(mutex_);
-  failed_writes failed{error_, failed_at_, {}};
-  for (const job& queued : jobs_) add_unwritten(failed, queued);
-  return failed;
+  into.error = error_;
+  into.offset = failed_at_;
+  into.unwritten.clear();
+  for (const job& queued : jobs_) add_unwritten(into, queued);
 }
 
 void thread_write_behind::run() {
@@ -83,7 +86,7 @@ void thread_write_behind::run() {
 }
 
 // With the lock held: the front job is done; on failure it stays queued with
-// everything after it, for failure() to report.
+// everything after it, for collect_failure() to report.
 void thread_write_behind::finish_job(std::exception_ptr error, std::uint64_t written) {
   if (error) {
     error_ = std::move(error);

@@ -23,8 +23,8 @@ namespace sluice::detail {
 class thread_write_behind final : public write_behind {
  public:
   // Starts the thread, writing b's file through `inner`. `depth` buffers at
-  // most are queued at a time. Throws std::system_error if no thread can
-  // be started.
+  // most are queued at a time; they are allocated here. Throws
+  // std::system_error if no thread can be started, std::bad_alloc.
   thread_write_behind(std::unique_ptr<foreground_flush> inner, buffered_file& b, std::size_t depth);
   // Waits for the queued writes (or the failure), then ends the thread.
   ~thread_write_behind() override;
@@ -38,7 +38,7 @@ class thread_write_behind final : public write_behind {
   owned_buffer queue(std::unique_ptr<char[], free_deleter>& full, std::size_t capacity,
                      std::size_t size, std::uint64_t offset) override;
   bool wait() override;
-  failed_writes failure() const override;
+  void collect_failure(failed_writes& into) const override;
   void stop() noexcept override;
   write_behind_engine kind() const noexcept override { return write_behind_engine::thread; }
 
@@ -46,7 +46,6 @@ class thread_write_behind final : public write_behind {
   void finish_job(std::exception_ptr error, std::uint64_t written);
   bool idle() const { return jobs_.empty() || error_; }
 
-  const std::size_t depth_;
   buffered_file* file_;  // the writer's, which the thread writes through
   mutable std::mutex mutex_;
   std::condition_variable work_;     // the thread waits here for jobs

@@ -35,7 +35,8 @@ void abandon(owned_buffer buffer) noexcept {
 }  // namespace
 
 std::unique_ptr<flush_strategy> uring_write_behind::open(std::unique_ptr<foreground_flush>& inner,
-                                                         buffered_file& b, std::size_t depth) {
+                                                         buffered_file& b, std::size_t depth,
+                                                         bool emptying) {
   // In append mode the kernel puts each write at the end, whatever its
   // offset: writes in flight together could land in any order.
   int fd = b.target_.native_handle();
@@ -45,27 +46,28 @@ std::unique_ptr<flush_strategy> uring_write_behind::open(std::unique_ptr<foregro
   if (sys().state(fd, &state) != 0 || state.append) return nullptr;
   async_queue* ring = nullptr;
   if (sys().async_open(static_cast<unsigned>(depth), &ring) != 0) return nullptr;
-  return std::unique_ptr<flush_strategy>(new uring_write_behind(
-      std::move(inner), ring, fd, b.target_.path(), depth, b.capacity_, facts.size));
+  try {
+    return std::unique_ptr<flush_strategy>(
+        new uring_write_behind(std::move(inner), ring, fd, b.target_.path(), depth, b.capacity_,
+                               emptying ? 0 : facts.size));
+  } catch (...) {
+    sys().async_close(ring);
+    throw;
+  }
 }
 
 uring_write_behind::uring_write_behind(std::unique_ptr<foreground_flush> inner, async_queue* ring,
                                        int fd, std::string path, std::size_t depth,
                                        std::size_t capacity, std::uint64_t size)
-    : write_behind(std::move(inner)),
+    : write_behind(std::move(inner), depth, capacity),
       ring_(ring),
       fd_(fd),
       path_(std::move(path)),
-      depth_(depth),
       capacity_(capacity),
       old_size_(size) {
-  try {
-    for (std::size_t i = 0; i < depth + 1; ++i) free_.push_back(inner_->allocate(capacity));
-    register_buffers();
-  } catch (...) {
-    sys().async_close(ring_);
-    throw;
-  }
+  free_.reserve(depth + 2);  // and the writer's first buffer: retire() never allocates
+  for (std::size_t i = 0; i < depth + 1; ++i) free_.push_back(inner_->allocate(capacity));
+  register_buffers();
 }
 
 // Every buffer is one the kernel may pin; if it will not, they stay plain.
@@ -137,10 +139,11 @@ bool uring_write_behind::wait() {
   return false;
 }
 
-write_behind::failed_writes uring_write_behind::failure() const {
-  failed_writes failed{error_, failed_at_, {}};
-  for (const job& queued : jobs_) add_unwritten(failed, queued);
-  return failed;
+void uring_write_behind::collect_failure(failed_writes& into) const {
+  into.error = error_;
+  into.offset = failed_at_;
+  into.unwritten.clear();
+  for (const job& queued : jobs_) add_unwritten(into, queued);
 }
 
 // Submits what `j` still has to write.

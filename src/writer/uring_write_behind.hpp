@@ -43,9 +43,10 @@ class uring_write_behind final : public write_behind {
   // and a registration. Null, silently, with `inner` left alone, if the
   // file is not a regular file, is in append mode (O_APPEND), or the ring
   // cannot be opened (no liburing at build time, a kernel or seccomp that
-  // refuses io_uring). Throws std::bad_alloc.
+  // refuses io_uring). Throws std::bad_alloc. `emptying`: the caller
+  // empties the file next, so its old size is taken as 0.
   static std::unique_ptr<flush_strategy> open(std::unique_ptr<foreground_flush>& inner,
-                                              buffered_file& b, std::size_t depth);
+                                              buffered_file& b, std::size_t depth, bool emptying);
   // Waits for the writes in flight (their failure is not reported: a
   // failure is taken back first), then closes the ring.
   ~uring_write_behind() override;
@@ -66,7 +67,7 @@ class uring_write_behind final : public write_behind {
   owned_buffer queue(std::unique_ptr<char[], free_deleter>& full, std::size_t capacity,
                      std::size_t size, std::uint64_t offset) override;
   bool wait() override;
-  failed_writes failure() const override;
+  void collect_failure(failed_writes& into) const override;
   void stop() noexcept override;
   write_behind_engine kind() const noexcept override { return write_behind_engine::io_uring; }
 
@@ -84,7 +85,6 @@ class uring_write_behind final : public write_behind {
   async_queue* ring_;  // null once stopped
   const int fd_;
   const std::string path_;
-  const std::size_t depth_;
   const std::size_t capacity_;     // the writer's when the engine started
   const std::uint64_t old_size_;   // the file's, then
   std::vector<iovec> registered_;  // empty if registration failed

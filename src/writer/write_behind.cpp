@@ -2,12 +2,41 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
+#include <new>
 #include <utility>
 
 #include "writer/thread_write_behind.hpp"
 #include "writer/uring_write_behind.hpp"
 
 namespace sluice::detail {
+
+write_behind::write_behind(std::unique_ptr<foreground_flush> inner, std::size_t depth,
+                           std::size_t capacity)
+    : inner_(std::move(inner)), depth_(depth) {
+  reserve_take_back(capacity);
+  failed_.unwritten.reserve(depth + 2);
+}
+
+owned_buffer write_behind::allocate(std::size_t size) const {
+  reserve_take_back(size);
+  return inner_->allocate(size);
+}
+
+// Buffers handed off are never larger than the writer's (which only grows):
+// depth + 1 of them (the one handed off after the failure) and the rest of
+// the writer's fit in depth + 2.
+void write_behind::reserve_take_back(std::size_t capacity) const {
+  if (capacity > std::numeric_limits<std::size_t>::max() / (depth_ + 2)) throw std::bad_alloc();
+  std::size_t needed = (depth_ + 2) * capacity;
+  if (take_back_room_.capacity < needed) take_back_room_ = inner_->allocate(needed);
+}
+
+write_behind::failed_writes write_behind::failure() const {
+  failed_writes failed;
+  collect_failure(failed);
+  return failed;
+}
 
 void write_behind::make_room(buffered_file& b) {
   std::size_t held = b.held();
@@ -17,8 +46,11 @@ void write_behind::make_room(buffered_file& b) {
   char* tail = b.begin_ + whole;
   owned_buffer next = queue(b.storage_, b.capacity_, whole, offset);
   b.target_.seek(offset + whole);
-  if (!next.data) return take_back(b, {tail, held - whole});  // tail: in the queued buffer
-  std::memcpy(next.data.get(), tail, held - whole);           // the old buffer waits in the queue
+  if (!next.data) {
+    take_back(b, {tail, held - whole});  // tail: in the queued buffer
+    b.rethrow_sticky();
+  }
+  std::memcpy(next.data.get(), tail, held - whole);  // the old buffer waits in the queue
   b.storage_ = std::move(next.data);
   b.begin_ = b.storage_.get();
   b.pos_ = b.begin_ + (held - whole);
@@ -45,7 +77,9 @@ void write_behind::rebind(buffered_file&) noexcept {
 }
 
 void write_behind::drain(buffered_file& b) {
-  if (!stopped_ && !wait()) take_back(b, {b.begin_, b.held()});
+  if (stopped_ || wait()) return;
+  take_back(b, {b.begin_, b.held()});
+  b.rethrow_sticky();
 }
 
 void write_behind::add_unwritten(failed_writes& failed, const handed_off& queued) {
@@ -55,26 +89,23 @@ void write_behind::add_unwritten(failed_writes& failed, const handed_off& queued
 }
 
 // The engine failed: the bytes it could not write, then `rest` (those that
-// follow them), become the buffer; position() goes back to the first of
-// them, the engine ends, and its error sticks and is thrown.
-void write_behind::take_back(buffered_file& b, std::span<const char> rest) {
-  failed_writes failed = failure();
-  b.fail(failed.error);  // sticks, and stops inline writes, even if what follows cannot allocate
-  failed.unwritten.push_back(rest);
-  std::size_t total = 0;
-  for (auto piece : failed.unwritten) total += piece.size();
-  owned_buffer taken_back = inner_->allocate(std::max(b.capacity_, total));
-  char* to = taken_back.data.get();
-  for (auto piece : failed.unwritten) to = std::copy(piece.begin(), piece.end(), to);
-  b.storage_ = std::move(taken_back.data);
-  b.capacity_ = taken_back.capacity;
+// follow them), become the buffer (the room reserved for it: nothing is
+// allocated); position() goes back to the first of them, the engine ends,
+// and its error sticks. The caller throws it.
+void write_behind::take_back(buffered_file& b, std::span<const char> rest) noexcept {
+  collect_failure(failed_);
+  failed_.unwritten.push_back(rest);
+  char* to = take_back_room_.data.get();
+  for (auto piece : failed_.unwritten) to = std::copy(piece.begin(), piece.end(), to);
+  b.storage_ = std::move(take_back_room_.data);
+  b.capacity_ = std::exchange(take_back_room_.capacity, 0);
   b.begin_ = b.storage_.get();
-  b.pos_ = b.begin_ + total;
-  b.target_.seek(failed.offset);
+  b.pos_ = to;
+  b.target_.seek(failed_.offset);
   stop();
   stopped_ = true;
-  b.fail(failed.error);
-  b.rethrow_sticky();
+  b.fail(failed_.error);
+  failed_.unwritten.clear();  // they pointed into the engine's buffers, freed
 }
 
 namespace {
@@ -84,22 +115,22 @@ namespace {
 // descriptor is written at its own offset, one write after another: only
 // the thread keeps that order). Null, with `inner` left alone, otherwise.
 std::unique_ptr<flush_strategy> open_ring(std::unique_ptr<foreground_flush>& inner,
-                                          buffered_file& b) {
+                                          buffered_file& b, bool emptying) {
   if (inner->followup().follows_each_write() || b.target_.sequential()) return nullptr;
-  return uring_write_behind::open(inner, b, writer_options::write_behind_depth);
+  return uring_write_behind::open(inner, b, writer_options::write_behind_depth, emptying);
 }
 
 }  // namespace
 
 std::unique_ptr<flush_strategy> start_in_flight(std::unique_ptr<foreground_flush> inner,
-                                                buffered_file& b) {
-  if (auto ring = open_ring(inner, b)) return ring;
+                                                buffered_file& b, bool emptying) {
+  if (auto ring = open_ring(inner, b, emptying)) return ring;
   return inner;
 }
 
 std::unique_ptr<flush_strategy> start_write_behind(std::unique_ptr<foreground_flush> inner,
-                                                   buffered_file& b) {
-  if (auto ring = open_ring(inner, b)) return ring;
+                                                   buffered_file& b, bool emptying) {
+  if (auto ring = open_ring(inner, b, emptying)) return ring;
   return std::make_unique<thread_write_behind>(std::move(inner), b,
                                                writer_options::write_behind_depth);
 }

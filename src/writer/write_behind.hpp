@@ -21,6 +21,10 @@
 // in file order from the first byte missing from the file, and taken back
 // into the writer's buffer, and the file holds no byte past that one that
 // the writer would write again. The engine then ends; the error sticks.
+// Taking back allocates nothing: the memory for it (depth + 2 buffers of
+// the writer's capacity, address space touched only after a failure) is
+// reserved when the engine starts and whenever the writer's buffer grows,
+// so that running out of memory cannot lose the failure nor its bytes.
 #pragma once
 
 #include <cstddef>
@@ -43,8 +47,9 @@ struct handed_off {
 
 class write_behind : public flush_strategy {
  public:
-  // Everything of the buffer's shape is `inner`'s.
-  owned_buffer allocate(std::size_t size) const override { return inner_->allocate(size); }
+  // Everything of the buffer's shape is `inner`'s; the memory to take back
+  // a failure grows to match first.
+  owned_buffer allocate(std::size_t size) const override;
   std::size_t gather_threshold(std::size_t capacity) const noexcept override {
     return inner_->gather_threshold(capacity);
   }
@@ -87,15 +92,19 @@ class write_behind : public flush_strategy {
   // Waits until every queued buffer is written. False if the engine failed.
   virtual bool wait() = 0;
   // After queue() or wait() said so: what failed and what is unwritten.
-  virtual failed_writes failure() const = 0;
+  failed_writes failure() const;
+  // The same into `into`, whose `unwritten` keeps its capacity: allocates
+  // nothing if it has room for depth + 1 pieces.
+  virtual void collect_failure(failed_writes& into) const = 0;
   // Ends the engine, once idle or failed: the thread joined, the ring
   // closed, the buffers freed.
   virtual void stop() noexcept = 0;
   virtual write_behind_engine kind() const noexcept = 0;
 
  protected:
-  explicit write_behind(std::unique_ptr<foreground_flush> inner) noexcept
-      : inner_(std::move(inner)) {}
+  // Reserves the memory to take back a failure of buffers of `capacity`
+  // bytes. Throws std::bad_alloc.
+  write_behind(std::unique_ptr<foreground_flush> inner, std::size_t depth, std::size_t capacity);
 
   // Waits for the engine (if it still runs); takes back its failure.
   void drain(buffered_file& b);
@@ -103,22 +112,31 @@ class write_behind : public flush_strategy {
   static void add_unwritten(failed_writes& failed, const handed_off& queued);
 
   const std::unique_ptr<foreground_flush> inner_;
+  const std::size_t depth_;
   bool stopped_ = false;  // the engine ended after a failure
 
  private:
-  void take_back(buffered_file& b, std::span<const char> rest);
+  void reserve_take_back(std::size_t capacity) const;
+  void take_back(buffered_file& b, std::span<const char> rest) noexcept;
+
+  // Room for every byte a failure can leave unwritten: depth + 1 buffers
+  // handed off and the rest of the writer's. Mutable: allocate() grows it.
+  mutable owned_buffer take_back_room_;
+  failed_writes failed_;  // its `unwritten` has room for depth + 2 pieces
 };
 
 // caching_mode::direct without write_behind: the io_uring engine over `inner`,
 // two writes in flight, where the ring serves (as start_write_behind
 // says); else `inner` itself, writing on the caller's thread.
 std::unique_ptr<flush_strategy> start_in_flight(std::unique_ptr<foreground_flush> inner,
-                                                buffered_file& b);
+                                                buffered_file& b, bool emptying);
 
 // The write-behind way over `inner` for b's file: io_uring where it can
 // serve (liburing, a regular file not in append mode nor borrowed, nothing
-// to follow each write), else the thread.
+// to follow each write), else the thread. Allocates every buffer the
+// engine needs. `emptying`: the caller empties the file once the engine is
+// started (its old content does not count).
 std::unique_ptr<flush_strategy> start_write_behind(std::unique_ptr<foreground_flush> inner,
-                                                   buffered_file& b);
+                                                   buffered_file& b, bool emptying);
 
 }  // namespace sluice::detail

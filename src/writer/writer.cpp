@@ -3,8 +3,6 @@
 // file holds the buffer, the sticky error and the order of close().
 #include "sluice/writer.hpp"
 
-#include <sys/stat.h>
-
 #include <cerrno>
 #include <limits>
 #include <new>
@@ -79,22 +77,24 @@ writer::writer(file&& target, writer_options options) {
   start(options, detail::make_flush_strategy(options));
 }
 
-// caching_mode::direct opens an existing file without O_TRUNC, so that a buffer
-// that cannot be allocated for its alignment loses nothing: it is emptied
-// here, once the buffer is there. ftruncate for a regular file only, as
-// O_TRUNC leaves a device alone. One fstat, one ftruncate.
+// caching_mode::direct and write_behind open an existing file without
+// O_TRUNC, so that a buffer that cannot be allocated (for the alignment, or
+// the engine's) loses nothing: it is emptied here, once the memory is
+// there. ftruncate for a regular file that holds something only, as
+// O_TRUNC leaves a device alone. One fstat, and one ftruncate if needed.
 void writer::empty_old_content() {
   detail::file_facts facts;
   if (detail::sys().facts(target_.native_handle(), &facts) != 0)
     detail::throw_error(errno, "stat", target_.path());
-  if (facts.type == detail::file_type::regular) target_.resize(0);
+  if (facts.type == detail::file_type::regular && facts.size != 0) target_.resize(0);
 }
 
 // The constructors' common part, once target_ is open: the way to the OS
 // attached to it, the buffer (if the constructor did not allocate it
-// before opening), then, if `old_content`, the file emptied, then the
-// reservation, so that nothing is accepted if the reservation fails, and
-// last the write-behind engine.
+// before opening), the write-behind engine (its buffers), then, if
+// `old_content`, the file emptied, once nothing that can run out of memory
+// is left, then the reservation, so that nothing is accepted if the
+// reservation fails.
 void writer::start(const writer_options& options, std::unique_ptr<detail::foreground_flush> way,
                    bool old_content) {
   if (!target_.is_open())
@@ -103,16 +103,16 @@ void writer::start(const writer_options& options, std::unique_ptr<detail::foregr
   way->attach(*this,
               detail::write_followup(options, modes_.replacing != nullptr, target_.position()));
   if (!storage_) detail::install_buffer(*this, way->allocate(requested_buffer_size(options)));
-  if (old_content) empty_old_content();
   modes_.durability = options.durability;
   if (options.durability != durability_mode::none) check_syncable();
-  if (options.preallocate != 0 && !target_.sequential()) reserve_space(options.preallocate);
   if (options.write_behind)
-    flush_ = detail::start_write_behind(std::move(way), *this);
+    flush_ = detail::start_write_behind(std::move(way), *this, old_content);
   else if (options.caching == caching_mode::direct)
-    flush_ = detail::start_in_flight(std::move(way), *this);
+    flush_ = detail::start_in_flight(std::move(way), *this, old_content);
   else
     flush_ = std::move(way);
+  if (old_content) empty_old_content();
+  if (options.preallocate != 0 && !target_.sequential()) reserve_space(options.preallocate);
 }
 
 // A durability option on a pipe, socket or terminal could only fail at the
@@ -253,6 +253,7 @@ void writer::close() {
     return;
   }
   std::exception_ptr first = error_ ? error_ : finish();
+  if (error_) first = error_;  // a write error stuck on the way wins over what followed it
   if (first) give_up();
   flush_.reset();  // idle: finish() waited for it, or it failed
   std::exception_ptr closing = close_file(!first);

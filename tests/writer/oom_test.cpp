@@ -10,6 +10,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
@@ -56,10 +57,14 @@ class refuse_large_allocations {
 std::atomic<std::size_t> refuse_buffers_over{0};
 // Writer buffers (aligned_alloc) aligned on more than this fail while it is set.
 std::atomic<std::size_t> refuse_alignment_over{0};
+// While 0 or more: that many more writer buffers (aligned_alloc) come, then
+// none.
+std::atomic<int> buffers_left{-1};
 
 }  // namespace
 
 extern "C" void* aligned_alloc(std::size_t align, std::size_t size) noexcept {
+  if (buffers_left >= 0 && buffers_left-- == 0) return nullptr;
   std::size_t limit = refuse_buffers_over, align_limit = refuse_alignment_over;
   if (limit != 0 && size > limit) return nullptr;
   if (align_limit != 0 && align > align_limit) return nullptr;
@@ -135,11 +140,16 @@ TEST_F(journal_oom, running_out_of_memory_while_writing_poisons_with_enomem) {
       << e->what();
 }
 
-// A writer whose second buffer fails in the background (ENOSPC); taking its
-// bytes back needs a larger buffer, which cannot be had.
+// A writer whose second buffer fails in the background (ENOSPC) while no
+// buffer larger than its own can be allocated: taking the unwritten bytes
+// back (150 of them, more than a buffer) needs no allocation, as the
+// memory for it was reserved when the engine started.
 class writer_oom : public dir_test {
  protected:
-  // Emplaces that writer in `out`; its flush() throws std::bad_alloc.
+  ~writer_oom() override { refuse_buffers_over = 0; }
+
+  // Emplaces that writer in `out`, with two buffers handed off and 50 bytes
+  // buffered; the second write fails once memory is short.
   void fail_without_memory(std::optional<sluice::writer>& out, fake_sys& fake) {
     fake.on_write_at([&](int nth, std::size_t) {
       if (nth != 2) return transfer_action{};
@@ -148,11 +158,17 @@ class writer_oom : public dir_test {
     });
     out.emplace(dir.path() / "out",
                 sluice::writer_options{.buffer_size = 100, .write_behind = true});
-    for (char c : pattern(250)) out->put(c);  // two buffers handed off, 50 bytes buffered
-    refuse_buffers_over = 128;                // the 100-byte buffers still come
+    for (char c : pattern(250)) out->put(c);
+    refuse_buffers_over = 128;  // the 100-byte buffers still come
     release_.set_value();
-    EXPECT_THROW(out->flush(), std::bad_alloc);
-    refuse_buffers_over = 0;
+  }
+
+  // The writer after the failure: the file holds the first buffer, the
+  // other 150 bytes are buffered.
+  void expect_taken_back(const sluice::writer& out) {
+    EXPECT_EQ(out.tell(), 250u);
+    EXPECT_EQ(out.buffered(), 150u);
+    EXPECT_EQ(read_all(dir.path() / "out"), pattern(250).substr(0, 100));
   }
 
  private:
@@ -160,25 +176,43 @@ class writer_oom : public dir_test {
   std::shared_future<void> released_ = release_.get_future().share();
 };
 
-// The writer must still stop: its error sticks, and no later put() is
-// accepted as if nothing happened.
-TEST_F(writer_oom, a_background_failure_that_finds_no_memory_still_stops_the_writer) {
+// flush() throws the write failure, not a std::bad_alloc; it sticks, and no
+// failed write is retried.
+TEST_F(writer_oom, a_background_failure_is_taken_back_without_allocating) {
   fake_sys fake;
   std::optional<sluice::writer> out;
   fail_without_memory(out, fake);
-  int writes = fake.calls(call::write_at);
-  auto e = thrown<sluice::write_error>([&] { out->put('x'); });
+  auto e = thrown<sluice::write_error>([&] { out->flush(); });
   ASSERT_TRUE(e);
   EXPECT_EQ(e->code().value(), ENOSPC);
+  EXPECT_EQ(e->offset(), 100u);
+  int writes = fake.calls(call::write_at);
+  EXPECT_TRUE(thrown<sluice::write_error>([&] { out->put('x'); }));
   EXPECT_EQ(fake.calls(call::write_at), writes) << "a failed write was retried";
+  expect_taken_back(*out);
   captured_reports reports;
-  out.reset();  // destroyed without close: put() threw the loss, nothing more to report
+  out.reset();  // destroyed without close: flush() threw the loss, nothing more to report
   EXPECT_TRUE(reports.reports().empty());
 }
 
-// Destroyed right after the bad_alloc: the caller never saw the write
-// failure, so the destructor reports it.
-TEST_F(writer_oom, a_write_failure_hidden_by_a_bad_alloc_is_reported_by_the_destructor) {
+// close() straight away: it throws the write failure (a std::bad_alloc on
+// the way must not replace it), and every unwritten byte stays counted.
+TEST_F(writer_oom, close_throws_a_background_failure_found_without_memory) {
+  fake_sys fake;
+  std::optional<sluice::writer> out;
+  fail_without_memory(out, fake);
+  auto e = thrown<sluice::write_error>([&] { out->close(); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), ENOSPC);
+  expect_taken_back(*out);
+  captured_reports reports;
+  out.reset();
+  EXPECT_TRUE(reports.reports().empty());
+}
+
+// Destroyed without a flush: the caller never saw the write failure, so
+// the destructor reports it, with the bytes lost.
+TEST_F(writer_oom, a_background_failure_found_by_the_destructor_is_reported) {
   fake_sys fake;
   std::optional<sluice::writer> out;
   fail_without_memory(out, fake);
@@ -186,8 +220,38 @@ TEST_F(writer_oom, a_write_failure_hidden_by_a_bad_alloc_is_reported_by_the_dest
   out.reset();
   ASSERT_EQ(reports.reports().size(), 1u);
   EXPECT_EQ(reports.reports()[0].code.value(), ENOSPC);
-  EXPECT_NE(reports.reports()[0].message.find("bytes lost"), std::string::npos)
+  EXPECT_NE(reports.reports()[0].message.find("150 bytes lost"), std::string::npos)
       << reports.reports()[0].message;
+  EXPECT_EQ(read_all(dir.path() / "out"), pattern(250).substr(0, 100));
+}
+
+// caching::direct over the (emulated) ring: the first of two writes in
+// flight fails (performed after the second, which landed), found when the
+// next buffer is handed off while no buffer larger than the writer's can
+// be allocated. The failure is thrown, the file cut back to it, and every
+// byte after it stays buffered.
+TEST_F(writer_oom, a_direct_failure_in_flight_is_taken_back_without_allocating) {
+  if (direct_block(dir / "probe") == 0) GTEST_SKIP() << "no direct I/O here";
+  std::filesystem::remove(dir / "probe");
+  auto path = dir.path() / "d";
+  std::string data = pattern(3 * 16384 + 100);
+  fake_sys fake;
+  fake.emulate_async({.deferred = true, .newest_first = true});
+  fake.fail(call::write_at, 2, ENOSPC);  // the first buffer, performed after the second
+  sluice::writer out(path, {.buffer_size = 16384, .caching = sluice::caching::direct});
+  ASSERT_EQ(out.write_behind_engine(), sluice::write_behind_engine::io_uring);
+  out.write(std::string_view(data).substr(0, 2 * 16384 + 1));  // two in flight
+  refuse_buffers_over = 20000;
+  auto e =
+      thrown<sluice::write_error>([&] { out.write(std::string_view(data).substr(2 * 16384 + 1)); });
+  refuse_buffers_over = 0;
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->offset(), 0u);
+  EXPECT_EQ(size_on_disk(path), 0u);
+  EXPECT_EQ(out.tell() - out.buffered(), 0u);
+  EXPECT_TRUE(thrown<sluice::write_error>([&] { out.close(); }));
+  EXPECT_EQ(size_on_disk(path), 0u) << "the file holds bytes past the failure";
+  EXPECT_EQ(out.buffered(), out.tell());
 }
 
 // The buffer is allocated before the path is opened: a buffer that cannot
@@ -281,4 +345,64 @@ TEST_F(writer_oom, an_allocation_failing_once_the_temporary_exists_leaves_nothin
   }
 }
 
+// write_behind on its thread: the engine's buffers are allocated when it
+// starts, so handing a full buffer off allocates nothing, and a write()
+// that hands buffers off is accepted whole with no memory to be had.
+TEST_F(writer_oom, handing_off_a_buffer_allocates_nothing) {
+  fake_sys fake;
+  auto path = dir.path() / "w";
+  std::string data = pattern(450);
+  sluice::writer out(path, sluice::writer_options{.buffer_size = 100, .write_behind = true});
+  ASSERT_EQ(out.write_behind_engine(), sluice::write_behind_engine::thread);
+  refuse_buffers_over = 50;
+  out.write(std::string_view(data).substr(0, 150));  // below gather_threshold(): copied
+  for (char c : std::string_view(data).substr(150)) out.put(c);
+  refuse_buffers_over = 0;
+  EXPECT_EQ(out.tell(), data.size());
+  out.close();
+  EXPECT_EQ(read_all(path), data);
+}
+
+// Once reserve() has grown the buffer past the engine's, a hand-off must
+// allocate one: a std::bad_alloc then does not stick, and the write() has
+// accepted exactly the bytes tell() advanced by, so writing the rest makes
+// the file whole.
+TEST_F(writer_oom, a_write_that_finds_no_memory_accepted_what_tell_counts) {
+  fake_sys fake;
+  auto path = dir.path() / "w";
+  std::string data = pattern(1000);
+  sluice::writer out(path, sluice::writer_options{.buffer_size = 100, .write_behind = true});
+  auto room = out.reserve(300);  // the buffer grows to 300 bytes
+  std::copy_n(data.begin(), 250, room.begin());
+  out.commit(250);
+  refuse_buffers_over = 200;
+  EXPECT_THROW(out.write(std::string_view(data).substr(250, 150)), std::bad_alloc);
+  refuse_buffers_over = 0;
+  std::uint64_t accepted = out.tell() - 250;
+  EXPECT_EQ(accepted, 50u) << "the buffer's room is filled before the hand-off";
+  out.write(std::string_view(data).substr(250 + accepted));
+  out.close();
+  EXPECT_EQ(read_all(path), data);
+}
+
+// The write-behind engine (io_uring, here emulated) allocates its buffers
+// once the file is open, as does caching::direct's: those failing must
+// leave an existing file as it was, so it is emptied only afterwards.
+TEST_F(writer_oom, engine_buffers_that_cannot_be_allocated_leave_an_existing_file_alone) {
+  for (auto options :
+       {sluice::writer_options{.buffer_size = 4096, .write_behind = true},
+        sluice::writer_options{.buffer_size = 4096, .caching = sluice::caching::direct}}) {
+    if (options.caching == sluice::caching::direct && direct_block(dir / "probe") == 0) continue;
+    SCOPED_TRACE(options.write_behind ? "write_behind" : "direct");
+    write_all(dir / "existing", "old content");
+    {
+      fake_sys fake;
+      fake.emulate_async();
+      buffers_left = 1;  // the writer's own buffer, then none
+      EXPECT_THROW(sluice::writer(dir / "existing", options), std::bad_alloc);
+      buffers_left = -1;
+    }
+    EXPECT_EQ(read_all(dir / "existing"), "old content");
+  }
+}
 }  // namespace

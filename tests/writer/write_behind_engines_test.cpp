@@ -70,7 +70,7 @@ class engine_test : public dir_test {
   std::unique_ptr<write_behind> uring_engine(std::size_t depth, async_options ring) {
     fake_.emulate_async(ring);
     auto inner = plain();
-    auto engine = sluice::detail::uring_write_behind::open(inner, file_, depth);
+    auto engine = sluice::detail::uring_write_behind::open(inner, file_, depth, false);
     return std::unique_ptr<write_behind>(static_cast<write_behind*>(engine.release()));
   }
 

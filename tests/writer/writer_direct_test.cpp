@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
+#include <optional>
 #include <sluice/sluice.hpp>
 #include <string>
 
@@ -201,4 +202,91 @@ TEST(writer_direct_tmpfs, works_or_says_the_filesystem_refuses_o_direct) {
   }
 }
 
+// Two writes in flight over the emulated ring, the first failing after the
+// second landed, and the writer moved meanwhile: the writer moved to
+// throws the failure, the file is cut back to it, and every byte after it
+// stays buffered.
+TEST_F(writer_direct, a_failure_in_flight_is_thrown_by_the_writer_moved_to) {
+  auto path = dir / "d";
+  std::string data = pattern(200'000);
+  fake_sys fake;
+  fake.emulate_async({.deferred = true, .newest_first = true});
+  fake.fail(call::write_at, 2, ENOSPC);
+  std::optional<writer> first(
+      std::in_place, path,
+      sluice::writer_options{.buffer_size = 16 * 1024, .caching = caching::direct});
+  first->write(std::string_view(data).substr(0, 40'000));  // two in flight
+  writer second(std::move(*first));
+  first.reset();
+  auto e = thrown<sluice::write_error>([&] {
+    second.write(std::string_view(data).substr(40'000));
+    second.flush();
+  });
+  ASSERT_TRUE(e);
+  EXPECT_TRUE(thrown<sluice::write_error>([&] { second.close(); }));
+  std::string file = read_all(path);
+  EXPECT_EQ(file.size(), e->offset());
+  EXPECT_EQ(file.size() + second.buffered(), second.tell());
+  EXPECT_TRUE(file == data.substr(0, file.size()));
+}
+
+// flush() wrote a partial block padded with zeros; rewriting that block
+// with what follows fails. Until close() the file still holds the padded
+// block written before, past the failure's offset (at most one block);
+// close() cuts the file to the offset.
+TEST_F(writer_direct, a_failed_rewrite_of_a_padded_block_leaves_it_until_close) {
+  auto path = dir / "d";
+  std::string data = pattern(100'000);
+  fake_sys fake;
+  fake.emulate_async({.deferred = true});
+  writer out(path, {.buffer_size = 16 * 1024, .caching = caching::direct});
+  out.write(std::string_view(data).substr(0, 5000));
+  out.flush();
+  fake.fail(call::write_at, fake.calls(call::write_at) + 1, EIO);
+  auto e = thrown<sluice::write_error>([&] {
+    out.write(std::string_view(data).substr(5000, 20'000));
+    out.flush();
+  });
+  ASSERT_TRUE(e);
+  std::size_t block = block_of(path);
+  EXPECT_EQ(e->offset() % block, 0u);
+  EXPECT_GE(size_on_disk(path), e->offset());
+  EXPECT_LE(size_on_disk(path), e->offset() + block) << "more than one padded block";
+  EXPECT_EQ(read_all(path).substr(0, e->offset()), data.substr(0, e->offset()));
+  EXPECT_TRUE(thrown<sluice::write_error>([&] { out.close(); }));
+  std::string file = read_all(path);
+  EXPECT_EQ(file.size(), e->offset());
+  EXPECT_EQ(file.size() + out.buffered(), out.tell());
+}
+
+// reserve() grew the buffer past its size and space was reserved; then a
+// write in flight fails. The file is cut back to the failure, every
+// transfer stayed aligned, and every byte after it stays buffered.
+TEST_F(writer_direct, a_failure_after_the_buffer_grew_keeps_every_transfer_aligned) {
+  auto path = dir / "d";
+  std::string data = pattern(300'000);
+  fake_sys fake;
+  fake.emulate_async({.deferred = true, .newest_first = true});
+  writer out(path, {.buffer_size = 16 * 1024, .preallocate = 1 << 20, .caching = caching::direct});
+  out.write(std::string_view(data).substr(0, 100));
+  auto room = out.reserve(50'000);
+  std::copy(data.begin() + 100, data.begin() + 50'100, room.begin());
+  out.commit(50'000);
+  fake.fail(call::write_at, fake.calls(call::write_at) + 2, ENOSPC);
+  auto e = thrown<sluice::write_error>([&] {
+    for (std::size_t at = 50'100; at < data.size(); at += 7777)
+      out.write(std::string_view(data).substr(at, std::min<std::size_t>(7777, data.size() - at)));
+    out.flush();
+  });
+  ASSERT_TRUE(e);
+  EXPECT_TRUE(thrown<sluice::write_error>([&] { out.close(); }));
+  std::string file = read_all(path);
+  EXPECT_EQ(file.size(), e->offset());
+  EXPECT_EQ(file.size() + out.buffered(), out.tell());
+  EXPECT_TRUE(file == data.substr(0, file.size()));
+  for (const auto& w : fake.async_submits()) {
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(w.data) % 4096, 0u);
+    EXPECT_EQ(w.size % 512, 0u);
+  }
+}
 }  // namespace
