@@ -69,7 +69,8 @@ class write_behind : public flush_strategy {
   }
   write_behind_engine engine() const noexcept override;
   // Waits for the engine; a failure stays recorded, for the writer that
-  // moved to throw.
+  // moved to throw. Allocates nothing it cannot do without: an engine with
+  // no memory for a failure's message records an error made when it started.
   void rebind(buffered_file& to) noexcept override;
 
   // What the engine could not write, from the first failure on.
