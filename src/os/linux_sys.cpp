@@ -8,6 +8,7 @@
 #include <poll.h>
 #include <sys/file.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/xattr.h>
@@ -72,6 +73,13 @@ int real_preallocate(handle h, std::int64_t offset, std::int64_t length, space_m
 }
 
 int real_resize(handle h, std::int64_t size) { return ::ftruncate(h, static_cast<off_t>(size)); }
+
+int real_file_size_limit(std::uint64_t* out) {
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_FSIZE, &limit) != 0) return -1;
+  *out = limit.rlim_cur == RLIM_INFINITY ? UINT64_MAX : static_cast<std::uint64_t>(limit.rlim_cur);
+  return 0;
+}
 
 file_type type_of(mode_t mode) {
   if (S_ISREG(mode)) return file_type::regular;
@@ -255,6 +263,7 @@ constexpr sys_table real_table{
     .sync_directory = ::fsync,
     .preallocate = real_preallocate,
     .resize = real_resize,
+    .file_size_limit = real_file_size_limit,
     .facts = real_facts,
     .state = real_state,
     .set_state = real_set_state,

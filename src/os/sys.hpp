@@ -152,6 +152,10 @@ struct sys_table {
   int (*preallocate)(handle h, std::int64_t offset, std::int64_t length, space_mode how);
   // Sets the size (cuts, or extends with zeros).
   int (*resize)(handle h, std::int64_t size);
+  // The largest size this process may give a file (RLIMIT_FSIZE on Linux):
+  // growing one past it fails with EFBIG and may kill the process
+  // (SIGXFSZ). UINT64_MAX where there is no limit.
+  int (*file_size_limit)(std::uint64_t* out);
   int (*facts)(handle h, file_facts* out);
   // The open state (append, direct, non-blocking), and setting it: the
   // state becomes exactly `state`.

@@ -27,6 +27,9 @@ class direct_flush final : public foreground_flush {
   // Never: transfers come from the aligned buffer.
   std::size_t gather_threshold(std::size_t capacity) const noexcept override;
   void make_room(buffered_file& b) override { write_all(b); }
+  // Four buffers: one fallocate for every four writes, and at most that
+  // much reserved past the data until close().
+  std::uint64_t size_step(std::size_t capacity) const noexcept override { return 4 * capacity; }
   // Writes the buffer padded to whole blocks; the partial last block stays.
   void write_all(buffered_file& b) override;
   // Cuts the file to its exact size (which gives back a reservation too);

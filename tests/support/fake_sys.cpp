@@ -68,6 +68,7 @@ fake_sys::fake_sys()
           .sync_directory = sync_entry<call::sync_directory>,
           .preallocate = preallocate_entry,
           .resize = forward<call::resize, &sys_table::resize>::entry,
+          .file_size_limit = forward<call::file_size_limit, &sys_table::file_size_limit>::entry,
           .facts = forward<call::facts, &sys_table::facts>::entry,
           .state = forward<call::state, &sys_table::state>::entry,
           .set_state = forward<call::set_state, &sys_table::set_state>::entry,

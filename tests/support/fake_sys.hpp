@@ -67,6 +67,7 @@ enum class call {
   sync_directory,
   preallocate,
   resize,
+  file_size_limit,
   facts,
   state,
   set_state,
