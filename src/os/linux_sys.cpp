@@ -226,6 +226,19 @@ ssize_t real_read_link(handle h, char* buffer, size_t size) {
   return ::readlinkat(h, "", buffer, size);
 }
 
+int real_filesystem_of(handle h, filesystem* out) {
+  struct statfs fs {};
+  if (::fstatfs(h, &fs) != 0) return -1;
+  switch (fs.f_type) {
+    case EXT4_SUPER_MAGIC: *out = filesystem::ext4; break;
+    case XFS_SUPER_MAGIC: *out = filesystem::xfs; break;
+    case BTRFS_SUPER_MAGIC: *out = filesystem::btrfs; break;
+    case TMPFS_MAGIC: *out = filesystem::tmpfs; break;
+    default: *out = filesystem::other;
+  }
+  return 0;
+}
+
 int real_on_procfs(handle dir) {
   struct statfs fs {};
   if (::fstatfs(dir, &fs) != 0) return -1;
@@ -267,6 +280,7 @@ constexpr sys_table real_table{
     .facts = real_facts,
     .state = real_state,
     .set_state = real_set_state,
+    .filesystem_of = real_filesystem_of,
     .direct_alignment = real_direct_alignment,
     .count_extents = real_count_extents,
     .writeback = real_writeback,

@@ -93,6 +93,9 @@ struct file_facts {
   std::uint64_t device = 0, inode = 0;  // which file it is
 };
 
+// The filesystems whose behaviour sluice adapts to; `other` for the rest.
+enum class filesystem : unsigned char { ext4, xfs, btrfs, tmpfs, other };
+
 // Where direct I/O must be aligned, as the filesystem reports it.
 struct direct_io_facts {
   bool known = false;       // false: the filesystem does not say (use file_facts::block_size)
@@ -161,6 +164,8 @@ struct sys_table {
   // state becomes exactly `state`.
   int (*state)(handle h, handle_state* out);
   int (*set_state)(handle h, const handle_state& state);
+  // Which filesystem the file is on (ext2 and ext3 count as ext4).
+  int (*filesystem_of)(handle h, filesystem* out);
   // Where direct I/O must be aligned. May refuse (any error, or known false):
   // the library then uses file_facts::block_size.
   int (*direct_alignment)(handle h, direct_io_facts* out);

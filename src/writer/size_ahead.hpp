@@ -1,5 +1,6 @@
-// caching_mode::direct through io_uring: the file's size kept ahead of the
-// writes in flight. A direct write that extends the file is one the
+// caching_mode::direct through io_uring on ext4 and XFS
+// (direct_flush::size_step): the file's size kept ahead of the writes in
+// flight. A direct write that extends the file is one the
 // filesystem runs alone (ext4 and XFS hand it to a kernel worker that
 // holds the inode lock until the device has it), so writes queued together
 // would reach the device one after the other, each a thread handoff late.

@@ -143,6 +143,7 @@ TEST_F(writer_direct, writes_in_flight_land_inside_the_file_grown_ahead) {
   std::string data = pattern(300'001);
   fake_sys fake;
   fake.emulate_async({.deferred = true});
+  fake.report_filesystem(sluice::detail::filesystem::ext4);
   std::vector<std::uintmax_t> size_at_submit;
   fake.before_each([&](call which) {
     if (which == call::async_submit) size_at_submit.push_back(std::filesystem::file_size(path));
@@ -163,6 +164,24 @@ TEST_F(writer_direct, writes_in_flight_land_inside_the_file_grown_ahead) {
   EXPECT_LE(fake.calls(call::preallocate), static_cast<int>(submits.size() / 4 + 1));
 }
 
+// Elsewhere the writes extend the file themselves: on tmpfs growing zeroes
+// the pages it reserves, and btrfs runs every direct write alone anyway.
+TEST_F(writer_direct, the_file_grows_ahead_only_on_ext4_and_xfs) {
+  using sluice::detail::filesystem;
+  for (filesystem on : {filesystem::ext4, filesystem::xfs, filesystem::btrfs, filesystem::tmpfs,
+                        filesystem::other}) {
+    auto path = dir / "d";
+    fake_sys fake;
+    fake.emulate_async({.deferred = true});
+    fake.report_filesystem(on);
+    writer out(path, {.buffer_size = 16 * 1024, .caching = caching::direct});
+    out.write(pattern(100'000));
+    out.close();
+    bool grew = fake.calls(call::preallocate) > 0;
+    EXPECT_EQ(grew, on == filesystem::ext4 || on == filesystem::xfs) << static_cast<int>(on);
+  }
+}
+
 // Where the file cannot be grown ahead (no fallocate, no room for more than
 // the data), the writes extend it themselves: nothing is lost, and growing
 // is not tried again.
@@ -172,6 +191,7 @@ TEST_F(writer_direct, a_file_that_cannot_grow_ahead_is_written_all_the_same) {
     std::string data = pattern(300'001);
     fake_sys fake;
     fake.emulate_async({.deferred = true});
+    fake.report_filesystem(sluice::detail::filesystem::xfs);
     fake.fail(call::preallocate, 1, error);
     writer out(path, {.buffer_size = 16 * 1024, .caching = caching::direct});
     out.write(data);
@@ -196,6 +216,7 @@ TEST_F(writer_direct, the_file_is_never_grown_past_the_file_size_limit) {
     try {
       fake_sys fake;
       fake.emulate_async({.deferred = true});
+      fake.report_filesystem(sluice::detail::filesystem::ext4);
       writer out(path, {.buffer_size = 1 << 20, .caching = caching::direct});
       out.write(data);
       out.close();
