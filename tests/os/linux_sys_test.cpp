@@ -145,4 +145,22 @@ TEST_F(linux_sys, async_drain_waits_for_every_write_submitted) {
   ::close(fd);
 }
 
+// /dev/shm is tmpfs wherever it exists; /proc is none of the filesystems
+// sluice adapts to.
+TEST(linux_sys_filesystem, names_the_filesystem_a_handle_is_on) {
+  using sluice::detail::filesystem;
+  auto on = [](const char* path) {
+    int fd = backend().open(sluice::detail::working_directory, path, {.directory = true});
+    EXPECT_GE(fd, 0) << path;
+    filesystem which = filesystem::ext4;
+    EXPECT_EQ(backend().filesystem_of(fd, &which), 0) << path;
+    ::close(fd);
+    return which;
+  };
+  EXPECT_EQ(on("/proc"), filesystem::other);
+  if (std::filesystem::is_directory("/dev/shm")) {
+    EXPECT_EQ(on("/dev/shm"), filesystem::tmpfs);
+  }
+}
+
 }  // namespace
