@@ -43,7 +43,8 @@ class writer_direct : public dir_test {
   // the files to be on `on`, where a direct writer grows them ahead.
   static void grow_ahead_on(fake_sys& fake,
                             sluice::detail::filesystem on = sluice::detail::filesystem::ext4) {
-    grow_ahead_on(fake, on);
+    fake.emulate_async({.deferred = true});
+    fake.report_filesystem(on);
   }
 
   std::size_t block_of(const std::filesystem::path& path) {
