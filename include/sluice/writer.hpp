@@ -101,7 +101,8 @@ enum class caching_mode {
   // copied; until close() the file may end in up to one block of zeros).
   // Where io_uring serves, two writes stay in flight as with write_behind;
   // on ext4 and XFS the file's size then runs up to four buffers ahead of
-  // them (reserved, reading as zeros): flush() and close() cut it back.
+  // them (reserved, reading as zeros): flush(), sync() and close() cut it
+  // back, and throw if that cut fails.
   // Only for writer(path). Detail: docs/writer.md#caching_modedirect
   // Measured: docs/performance.md#direct-two-writes-in-flight
   direct,

@@ -82,6 +82,11 @@ class flush_strategy {
   // what it was given (a failure stays recorded, for the new writer to
   // throw), then writes through it. Nothing for the others.
   virtual void rebind(buffered_file&) noexcept {}
+
+  // The file has space reserved up to `end` past the data
+  // (writer_options::preallocate): a way that cuts the file back while
+  // writing keeps it reserved. Nothing for the others.
+  virtual void reserved(std::uint64_t) noexcept {}
 };
 
 template <class Step>

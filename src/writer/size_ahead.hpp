@@ -9,6 +9,8 @@
 // ahead of the writes, never past the process's file size limit, and cut
 // back whenever the writes are waited for (flush(), close()), so that the
 // growth shows only while writes are in flight; a failure cuts it back too.
+// Space writer_options::preallocate reserved past the data, which the cut
+// frees, is reserved again.
 #pragma once
 
 #include <cstdint>
@@ -18,20 +20,28 @@ namespace sluice::detail {
 class size_ahead {
  public:
   // For the file `fd` of `size` bytes, grown `step` bytes past the end of
-  // the write that needs it. Reads the file size limit (getrlimit).
+  // the write that needs it.
   size_ahead(int fd, std::uint64_t size, std::uint64_t step) noexcept;
 
   // Before a write that ends at `end`: grows the file to end + step (or to
-  // the limit) if it is shorter than `end`. One fallocate per step. Never
-  // fails: where the filesystem refuses (no fallocate, ENOSPC, the limit),
-  // it stops growing for good and the writes extend the file themselves.
+  // the process's file size limit, read each time) if it is shorter than
+  // `end`. A getrlimit and a fallocate per step. Never fails: where the
+  // filesystem refuses (no fallocate, ENOSPC, the limit), it stops growing
+  // for good and the writes extend the file themselves.
   void cover(std::uint64_t end) noexcept;
 
   // Once no write is in flight, the data ending at `end`: cuts the file
-  // back to `end` if it was grown past it (one ftruncate); the next write
-  // grows it again. If the cut fails, growing stops: close() cuts the file
-  // to its size, and reports that failure if it persists.
-  void give_back(std::uint64_t end) noexcept;
+  // back to `end` if it was grown past it (one ftruncate), then reserves
+  // again the space kept_reserved() names past `end` (one fallocate, the
+  // size left alone; a refusal leaves it unreserved, as where preallocation
+  // is unsupported). The next write grows the file again. Returns 0, or the
+  // errno of the cut: the file then still ends past `end` (zeros), and
+  // growing stops.
+  int give_back(std::uint64_t end) noexcept;
+
+  // The file has space reserved up to `end` (writer_options::preallocate):
+  // give_back() keeps it reserved.
+  void keep_reserved(std::uint64_t end) noexcept { reserved_end_ = end; }
 
   // The size the file may have been grown to (a failure's cut must reach
   // it), or 0 if it was not grown past its data.
@@ -41,8 +51,8 @@ class size_ahead {
   const int fd_;
   std::uint64_t size_;  // the file's, as far as this knows
   std::uint64_t step_;  // 0 once growing stopped
-  std::uint64_t limit_;
   std::uint64_t grown_ = 0;
+  std::uint64_t reserved_end_ = 0;
 };
 
 }  // namespace sluice::detail

@@ -141,11 +141,34 @@ owned_buffer uring_write_behind::queue(std::unique_ptr<char[], free_deleter>& fu
 bool uring_write_behind::wait() {
   while (in_flight_ > 0) reap_one();
   retire();
-  if (!failing_) {
-    if (ahead_) ahead_->give_back(std::max(written_end_, old_size_));
-    return true;
-  }
+  if (!failing_) return give_back();
   settle();
+  return false;
+}
+
+void uring_write_behind::reserved(std::uint64_t end) noexcept {
+  if (ahead_) ahead_->keep_reserved(end);
+}
+
+// Every write done: the file's growth past them is cut back. A cut that
+// fails is a failure with no byte missing (every one handed off was
+// written): the file ends with zeros past its data, which flush(), sync()
+// and close() must not leave unsaid.
+bool uring_write_behind::give_back() noexcept {
+  std::uint64_t end = std::max(written_end_, old_size_);
+  int error = ahead_ ? ahead_->give_back(end) : 0;
+  if (error == 0) return true;
+  failing_ = true;
+  failed_at_ = end;
+  try {
+    error_ = std::make_exception_ptr(std::system_error(
+        error, std::generic_category(),
+        describe("resize", path_) + ": cutting the file back to its " + std::to_string(end) +
+            " bytes of data, past which it was grown ahead of the writes (it ends with zeros "
+            "there)"));
+  } catch (...) {
+    error_ = undescribed_;
+  }
   return false;
 }
 
@@ -270,7 +293,8 @@ std::exception_ptr uring_write_behind::error_of(const job& first, int cut_error)
     if (cut_error != 0)
       note = " (and cutting the file back to " + std::to_string(std::max(failed_at_, old_size_)) +
              " bytes failed: " + std::strerror(cut_error) +
-             "; bytes written after that offset may remain)";
+             "; bytes written, or zeros grown ahead of the writes, after that offset may "
+             "remain)";
     if (lost_)
       note +=
           " (and the writes in flight could not be waited for: bytes after that offset may "

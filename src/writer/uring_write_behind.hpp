@@ -28,6 +28,11 @@
 // failure allocates only its message: without memory for it, the error is
 // one made when the engine started (ENOMEM, no offset), and the writer
 // still takes back every byte from the first one missing.
+//
+// For caching_mode::direct on ext4 and XFS (foreground_flush::size_step)
+// the file is grown ahead of the writes (size_ahead.hpp) and cut back when
+// they are waited for; a cut that fails is the engine's failure, at the end
+// of the data, and the error says the file ends with zeros past it.
 #pragma once
 
 #include <sys/uio.h>
@@ -82,6 +87,7 @@ class uring_write_behind final : public write_behind {
   bool wait() override;
   void collect_failure(failed_writes& into) const override;
   void stop() noexcept override;
+  void reserved(std::uint64_t end) noexcept override;
   write_behind_engine kind() const noexcept override { return write_behind_engine::io_uring; }
 
   void register_buffers();
@@ -93,6 +99,7 @@ class uring_write_behind final : public write_behind {
   void lose_track(int error);
   void retire();
   void settle() noexcept;
+  bool give_back() noexcept;
   int cut_back() const noexcept;
   std::exception_ptr error_of(const job& first, int cut_error) const noexcept;
 

@@ -131,6 +131,7 @@ void writer::reserve_space(std::uint64_t length) {
   try {
     target_.preallocate(target_.position(), length, preallocate_mode::keep_size);
     modes_.preallocated = true;
+    flush_->reserved(target_.position() + length);
   } catch (const std::system_error& e) {
     if (!cannot_preallocate(e)) throw;
   }

@@ -3,11 +3,14 @@
 // the open state, draining the async queue.
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <linux/magic.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "os/sys.hpp"
@@ -161,6 +164,18 @@ TEST(linux_sys_filesystem, names_the_filesystem_a_handle_is_on) {
   if (std::filesystem::is_directory("/dev/shm")) {
     EXPECT_EQ(on("/dev/shm"), filesystem::tmpfs);
   }
+  // And the one the tests run on, whichever it is, by statfs's own answer.
+  auto tmp = std::filesystem::temp_directory_path();
+  struct statfs fs {};
+  ASSERT_EQ(::statfs(tmp.c_str(), &fs), 0);
+  const std::pair<long, filesystem> known[] = {{EXT4_SUPER_MAGIC, filesystem::ext4},
+                                               {XFS_SUPER_MAGIC, filesystem::xfs},
+                                               {BTRFS_SUPER_MAGIC, filesystem::btrfs},
+                                               {TMPFS_MAGIC, filesystem::tmpfs}};
+  filesystem expected = filesystem::other;
+  for (auto [magic, which] : known)
+    if (static_cast<long>(fs.f_type) == magic) expected = which;
+  EXPECT_EQ(on(tmp.c_str()), expected) << tmp << " has magic " << std::hex << fs.f_type;
 }
 
 }  // namespace

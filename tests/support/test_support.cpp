@@ -91,6 +91,13 @@ std::uint64_t size_on_disk(const std::filesystem::path& path) {
   return static_cast<std::uint64_t>(st.st_size);
 }
 
+std::uint64_t allocated(const std::filesystem::path& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0)
+    throw std::system_error(errno, std::generic_category(), "stat " + path.native());
+  return static_cast<std::uint64_t>(st.st_blocks) * 512;
+}
+
 std::string read_to_end(int fd, std::size_t limit) {
   std::string got;
   char buffer[65536];

@@ -86,6 +86,9 @@ bool asleep(pid_t tid);
 void write_all(const std::filesystem::path& path, std::string_view content);
 // st_size of `path` by stat (not through sluice).
 std::uint64_t size_on_disk(const std::filesystem::path& path);
+// Bytes `path` occupies on disk (st_blocks), which a reservation past its
+// end counts although st_size does not.
+std::uint64_t allocated(const std::filesystem::path& path);
 // What descriptor `fd` (a pipe's reading end, say) gives until its end, or
 // until `limit` bytes, with read(2).
 std::string read_to_end(int fd, std::size_t limit = std::string::npos);

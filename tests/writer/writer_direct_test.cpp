@@ -39,6 +39,14 @@ class writer_direct : public dir_test {
     }
   }
 
+  // `fake` emulates the ring, its writes done when waited for, and reports
+  // the files to be on `on`, where a direct writer grows them ahead.
+  static void grow_ahead_on(fake_sys& fake,
+                            sluice::detail::filesystem on = sluice::detail::filesystem::ext4) {
+    fake.emulate_async({.deferred = true});
+    fake.report_filesystem(on);
+  }
+
   std::size_t block_of(const std::filesystem::path& path) {
     return sluice::file::open(path, {.mode = sluice::open_mode::read_only}).direct_io_alignment();
   }
@@ -142,8 +150,7 @@ TEST_F(writer_direct, writes_in_flight_land_inside_the_file_grown_ahead) {
   auto path = dir / "d";
   std::string data = pattern(300'001);
   fake_sys fake;
-  fake.emulate_async({.deferred = true});
-  fake.report_filesystem(sluice::detail::filesystem::ext4);
+  grow_ahead_on(fake);
   std::vector<std::uintmax_t> size_at_submit;
   fake.before_each([&](call which) {
     if (which == call::async_submit) size_at_submit.push_back(std::filesystem::file_size(path));
@@ -172,8 +179,7 @@ TEST_F(writer_direct, the_file_grows_ahead_only_on_ext4_and_xfs) {
                         filesystem::other}) {
     auto path = dir / "d";
     fake_sys fake;
-    fake.emulate_async({.deferred = true});
-    fake.report_filesystem(on);
+    grow_ahead_on(fake, on);
     writer out(path, {.buffer_size = 16 * 1024, .caching = caching::direct});
     out.write(pattern(100'000));
     out.close();
@@ -190,8 +196,7 @@ TEST_F(writer_direct, a_file_that_cannot_grow_ahead_is_written_all_the_same) {
     auto path = dir / "d";
     std::string data = pattern(300'001);
     fake_sys fake;
-    fake.emulate_async({.deferred = true});
-    fake.report_filesystem(sluice::detail::filesystem::xfs);
+    grow_ahead_on(fake, sluice::detail::filesystem::xfs);
     fake.fail(call::preallocate, 1, error);
     writer out(path, {.buffer_size = 16 * 1024, .caching = caching::direct});
     out.write(data);
@@ -199,6 +204,82 @@ TEST_F(writer_direct, a_file_that_cannot_grow_ahead_is_written_all_the_same) {
     EXPECT_TRUE(read_all(path) == data) << std::strerror(error);
     EXPECT_EQ(fake.calls(call::preallocate), 1) << std::strerror(error);
   }
+}
+
+// A growth the filesystem refused part of the way (ENOSPC after some
+// blocks) is cut back at flush() all the same.
+TEST_F(writer_direct, a_growth_refused_part_of_the_way_is_cut_back) {
+  auto path = dir / "d";
+  std::string data = pattern(20'000);
+  fake_sys fake;
+  grow_ahead_on(fake);
+  fake.before_each([&](call which) {
+    if (which == call::preallocate) std::filesystem::resize_file(path, 40'960);
+  });
+  fake.fail(call::preallocate, 1, ENOSPC);
+  writer out(path, {.buffer_size = 16 * 1024, .caching = caching::direct});
+  out.write(data);  // one buffer handed off: its write needs the file grown
+  out.flush();
+  std::size_t block = block_of(path);
+  EXPECT_EQ(std::filesystem::file_size(path), (data.size() + block - 1) / block * block);
+  out.close();
+  EXPECT_TRUE(read_all(path) == data);
+}
+
+// Cutting the growth back when the writes are waited for is retried when
+// interrupted; if it fails, flush() throws that failure: the writer keeps
+// every byte it has not written, and the file holds those it has, then
+// zeros.
+TEST_F(writer_direct, an_interrupted_cut_of_the_growth_is_made_again) {
+  auto path = dir / "d";
+  fake_sys fake;
+  grow_ahead_on(fake);
+  fake.fail(call::resize, 1, EINTR);
+  writer out(path, {.buffer_size = 16 * 1024, .caching = caching::direct});
+  out.write(pattern(200'000));
+  out.flush();
+  std::size_t block = block_of(path);
+  EXPECT_EQ(std::filesystem::file_size(path), (200'000 + block - 1) / block * block);
+  EXPECT_EQ(fake.calls(call::resize), 2);
+}
+
+TEST_F(writer_direct, a_failed_cut_of_the_growth_is_thrown_and_nothing_is_lost) {
+  auto path = dir / "d";
+  std::string data = pattern(200'000);
+  fake_sys fake;
+  grow_ahead_on(fake);
+  fake.fail(call::resize, 1, EIO);
+  writer out(path, {.buffer_size = 16 * 1024, .caching = caching::direct});
+  out.write(data);
+  auto e = thrown([&] { out.flush(); });
+  ASSERT_TRUE(e) << "the file was left longer than its data, silently";
+  EXPECT_EQ(e->code().value(), EIO);
+  EXPECT_EQ(std::string(e->what()).rfind(
+                "sluice: resize " + quoted(path) + ": cutting the file back to its ", 0),
+            0u)
+      << e->what();
+  std::string file = read_all(path);
+  std::uint64_t written = out.tell() - out.buffered();
+  EXPECT_EQ(out.tell(), data.size());
+  ASSERT_GT(file.size(), written);
+  EXPECT_TRUE(file.substr(0, written) == data.substr(0, written));
+  EXPECT_EQ(file.find_first_not_of('\0', written), std::string::npos);
+  EXPECT_TRUE(thrown([&] { out.close(); })) << "the failure sticks";
+}
+
+// The space writer_options::preallocate reserved past the data stays
+// reserved when the growth ahead of the writes is cut back.
+TEST_F(writer_direct, the_space_preallocated_stays_reserved_after_a_flush) {
+  auto path = dir / "d";
+  constexpr std::uint64_t reserved = 8 << 20;
+  fake_sys fake;
+  grow_ahead_on(fake);
+  writer out(path, {.buffer_size = 16 * 1024, .preallocate = reserved, .caching = caching::direct});
+  if (!out.preallocated()) GTEST_SKIP() << "no preallocation on this filesystem";
+  out.write(pattern(200'000));
+  out.flush();
+  ASSERT_GT(fake.calls(call::resize), 0) << "the growth was not cut back";
+  EXPECT_GE(allocated(path), reserved);
 }
 
 // Growing a file past the process's file size limit kills the process
@@ -215,8 +296,7 @@ TEST_F(writer_direct, the_file_is_never_grown_past_the_file_size_limit) {
     if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) ::_exit(2);
     try {
       fake_sys fake;
-      fake.emulate_async({.deferred = true});
-      fake.report_filesystem(sluice::detail::filesystem::ext4);
+      grow_ahead_on(fake);
       writer out(path, {.buffer_size = 1 << 20, .caching = caching::direct});
       out.write(data);
       out.close();
@@ -237,6 +317,7 @@ TEST_F(writer_direct, a_write_failed_in_flight_leaves_exactly_the_bytes_before_i
   std::string data = pattern(200'000);
   fake_sys fake;
   fake.emulate_async({.deferred = true, .newest_first = true});
+  fake.report_filesystem(sluice::detail::filesystem::ext4);
   fake.fail(call::write_at, 3, ENOSPC);  // the emulated ring writes with pwritev
   writer out(path, {.buffer_size = 16 * 1024, .caching = caching::direct});
   ASSERT_EQ(out.write_behind_engine(), sluice::write_behind_engine::io_uring);

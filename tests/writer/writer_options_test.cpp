@@ -25,14 +25,6 @@ constexpr std::uint64_t mib = 1024 * 1024;
 using writer_preallocate = dir_test;
 using writer_durability = dir_test;
 
-// Bytes the file occupies on disk (st_blocks), which a reservation past the
-// end counts although st_size does not.
-std::uint64_t allocated(const std::filesystem::path& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) ADD_FAILURE() << "stat " << path;
-  return static_cast<std::uint64_t>(st.st_blocks) * 512;
-}
-
 // The calls of `log` from the last occurrence of `first` on.
 std::vector<call> from_last(const std::vector<call>& log, call first) {
   auto at = std::find(log.rbegin(), log.rend(), first);
