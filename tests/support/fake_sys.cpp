@@ -76,6 +76,9 @@ fake_sys::fake_sys()
           .writeback = writeback_entry,
           .drop_cache = forward<call::drop_cache, &sys_table::drop_cache>::entry,
           .seek_region = forward<call::seek_region, &sys_table::seek_region>::entry,
+          .filesystem_type = filesystem_type_entry,
+          .set_no_copy_on_write =
+              forward<call::set_no_copy_on_write, &sys_table::set_no_copy_on_write>::entry,
           .rename = forward<call::rename, &sys_table::rename>::entry,
           .remove = forward<call::remove, &sys_table::remove>::entry,
           .make_directory = forward<call::make_directory, &sys_table::make_directory>::entry,
@@ -241,6 +244,13 @@ int fake_sys::writeback_entry(int fd, std::int64_t offset, std::int64_t length, 
   active_->writebacks_.push_back({offset, length, wait});
   if (auto planned = active_->next(call::writeback)) return failed(planned->error);
   return real().writeback(fd, offset, length, wait);
+}
+
+int fake_sys::filesystem_type_entry(int, std::uint64_t* type) {
+  std::lock_guard lock(active_->mutex_);
+  if (auto planned = active_->next(call::filesystem_type)) return failed(planned->error);
+  *type = active_->filesystem_type_;
+  return 0;
 }
 
 int fake_sys::direct_alignment_entry(int fd, sluice::detail::direct_io_facts* out) {
