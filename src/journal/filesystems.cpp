@@ -32,19 +32,21 @@ constexpr filesystem_choices tmpfs_choices{
 
 }  // namespace
 
-const filesystem_choices& choices_for(std::uint64_t type) noexcept {
-  switch (type) {
-    case xfs_magic: return xfs_choices;
-    case btrfs_magic: return btrfs_choices;
-    case tmpfs_magic: return tmpfs_choices;
-    default: return ext4_choices;
+const filesystem_choices& choices_for(filesystem which) noexcept {
+  switch (which) {
+    case filesystem::xfs: return xfs_choices;
+    case filesystem::btrfs: return btrfs_choices;
+    case filesystem::tmpfs: return tmpfs_choices;
+    case filesystem::ext4:
+    case filesystem::other: break;
   }
+  return ext4_choices;
 }
 
 const filesystem_choices& choices_for_directory(handle dir) noexcept {
-  std::uint64_t type = 0;
-  if (sys().filesystem_type(dir, &type) != 0) return ext4_choices;
-  return choices_for(type);
+  filesystem which = filesystem::other;
+  if (sys().filesystem_of(dir, &which) != 0) return ext4_choices;
+  return choices_for(which);
 }
 
 }  // namespace sluice::detail

@@ -1,6 +1,6 @@
 // What the journal does on each filesystem: how a new segment's blocks are
-// reserved and written, chosen by the filesystem's type (statfs's magic)
-// from a table measured per filesystem. The figures that chose each entry
+// reserved and written, chosen by the filesystem (sys_table::filesystem_of,
+// statfs's magic on Linux) from a table measured per filesystem. The figures that chose each entry
 // are in docs/performance.md#the-journal-on-each-filesystem.
 #pragma once
 
@@ -26,18 +26,11 @@ struct filesystem_choices {
   bool no_copy_on_write;
 };
 
-// The statfs magics the table knows (linux/magic.h).
-inline constexpr std::uint64_t ext4_magic = 0xEF53;
-inline constexpr std::uint64_t xfs_magic = 0x58465342;
-inline constexpr std::uint64_t btrfs_magic = 0x9123683E;
-inline constexpr std::uint64_t tmpfs_magic = 0x01021994;
-
-// The row for filesystem type `type`; the default row (ext4's choices) for
-// a type the table does not know.
-const filesystem_choices& choices_for(std::uint64_t type) noexcept;
+// The row for `which` (filesystem::other: ext4's choices).
+const filesystem_choices& choices_for(filesystem which) noexcept;
 
 // The row for the filesystem `dir` (a directory's handle) is on: one
-// filesystem_type call; the default row if the seam refuses it.
+// filesystem_of call; ext4's row if the seam refuses it.
 const filesystem_choices& choices_for_directory(handle dir) noexcept;
 
 }  // namespace sluice::detail

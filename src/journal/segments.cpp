@@ -63,9 +63,9 @@ void preallocate_or_size(file& segment, std::uint64_t size) {
 
 // Reserves [0, size) of the new `segment` (create_segment() says how).
 segment_blocks reserve_blocks(file& segment, std::uint64_t size, bool zero_fill,
-                              const filesystem_choices& filesystem) {
-  if (filesystem.no_copy_on_write) keep_in_place(segment);
-  if (!filesystem.preallocate)
+                              const filesystem_choices& choices) {
+  if (choices.no_copy_on_write) keep_in_place(segment);
+  if (!choices.preallocate)
     segment.resize(size);  // sparse: blocks are taken as records land
   else if (zeroed_by_disk(segment, size))
     return segment_blocks::written_uncached;
@@ -121,7 +121,7 @@ std::span<const std::byte, zero_block_size> zero_block() {
 
 new_segment create_segment(const journal_directory& dir, std::uint64_t number,
                            std::uint64_t first_lsn, std::uint64_t size, bool zero_fill,
-                           const filesystem_choices& filesystem) {
+                           const filesystem_choices& choices) {
   std::string name = segment_name(number), temporary = name + ".tmp";
   file segment = dir.open_regular(temporary,
                                   {.mode = open_request::access::read_write,
@@ -129,7 +129,7 @@ new_segment create_segment(const journal_directory& dir, std::uint64_t number,
                                    .exclusive = true,
                                    .permissions = 0666},
                                   "a journal segment");
-  segment_blocks blocks = reserve_blocks(segment, size, zero_fill, filesystem);
+  segment_blocks blocks = reserve_blocks(segment, size, zero_fill, choices);
   segment.write_at(encode_segment_header({.number = number, .first_lsn = first_lsn, .size = size}),
                    0);
   segment.sync_data();
@@ -193,7 +193,7 @@ void start_segment(journal_state& state, std::uint64_t number, std::uint64_t fir
   bool reused = next.segment.is_open();
   if (!reused)
     next = create_segment(*state.dir, number, first_lsn, size, state.options.zero_fill,
-                          *state.filesystem);
+                          *state.choices);
   if (state.tail.is_open())  // a rotation: the successor exists now, durably
     seal_segment(state.tail, state.tail_offset, state.tail_capacity,
                  {.next_lsn = first_lsn, .next_number = number, .salt = state.tail_salt});

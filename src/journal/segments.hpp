@@ -42,10 +42,10 @@ struct new_segment {
 };
 
 // Creates segment `number` of `dir`, `size` bytes, first record `first_lsn`:
-// <name>.tmp is created, made to be overwritten in place where `filesystem`
+// <name>.tmp is created, made to be overwritten in place where `choices`
 // says so (a refusal costs one or two ioctls and changes nothing else), its
 // blocks reserved, it is given its header and fdatasynced, then renamed and
-// the directory fsynced. Where `filesystem` says not to reserve blocks, the
+// the directory fsynced. Where `choices` says not to reserve blocks, the
 // file is only sized (sparse). Else the blocks are zeroed by the disk where
 // the kernel and the disk can do it without writing them
 // (FALLOC_FL_WRITE_ZEROES: Linux 6.17 or later, a disk with an unmapping
@@ -55,7 +55,7 @@ struct new_segment {
 // system_error; a leftover .tmp is harmless.
 new_segment create_segment(const journal_directory& dir, std::uint64_t number,
                            std::uint64_t first_lsn, std::uint64_t size, bool zero_fill,
-                           const filesystem_choices& filesystem);
+                           const filesystem_choices& choices);
 
 // Makes spare `spare` of `dir` segment `number`, first record `first_lsn`,
 // if it is `size` bytes long: its header is rewritten (marked reused, with

@@ -63,7 +63,7 @@ struct journal_state {
   const std::filesystem::path& path() const noexcept { return dir->path(); }
   journal_options options;
   // How segments are made and written on the journal's filesystem.
-  const filesystem_choices* filesystem = &choices_for(0);
+  const filesystem_choices* choices = &choices_for(filesystem::other);
   // Its lock file, open and locked (journal_lock.hpp) until close; not open
   // for a read-only journal whose directory has none.
   file lock;

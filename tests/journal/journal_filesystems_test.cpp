@@ -28,6 +28,7 @@ namespace {
 using namespace sluice_test;
 using sluice::journal;
 using sluice::journal_options;
+using sluice::detail::filesystem;
 
 using journal_filesystems = dir_test;
 
@@ -37,7 +38,7 @@ constexpr std::uint64_t segment = std::uint64_t{4} << 20;
 // Writes `count` records of 64 KiB (framed) through a journal opened in
 // `where` while `fake` reports `type`, and returns the size of each write
 // after the header's; then reads them back.
-std::vector<std::size_t> commit_sizes(fake_sys& fake, std::uint64_t type,
+std::vector<std::size_t> commit_sizes(fake_sys& fake, filesystem type,
                                       const std::filesystem::path& where, int count) {
   fake.report_filesystem(type);
   const std::string value(record - 24, 'v');
@@ -62,17 +63,17 @@ std::size_t first_call(const fake_sys& fake, call which) {
 // ext4 and XFS reserve a segment with fallocate and write zeros 256 KiB
 // ahead of the records; they ask for no in-place overwrites.
 TEST_F(journal_filesystems, ext4_and_xfs_write_zeros_ahead_into_reserved_segments) {
-  for (std::uint64_t type : {std::uint64_t{EXT4_SUPER_MAGIC}, std::uint64_t{XFS_SUPER_MAGIC}}) {
+  for (filesystem type : {filesystem::ext4, filesystem::xfs}) {
     fake_sys fake;
-    auto sizes = commit_sizes(fake, type, dir / std::to_string(type), 6);
+    auto sizes = commit_sizes(fake, type, dir / std::to_string(static_cast<int>(type)), 6);
     // The first commit passes the header's zeroed end, the 6th the zeros
     // the first wrote (to 64 + 64 KiB + 256 KiB).
     std::vector<std::size_t> expected(6, record);
     expected[0] += ahead;
     expected[5] += ahead;
-    EXPECT_EQ(sizes, expected) << "type " << std::hex << type;
-    EXPECT_EQ(fake.calls(call::set_no_copy_on_write), 0) << "type " << std::hex << type;
-    EXPECT_GE(fake.calls(call::preallocate), 1) << "type " << std::hex << type;
+    EXPECT_EQ(sizes, expected) << "type " << static_cast<int>(type);
+    EXPECT_EQ(fake.calls(call::set_no_copy_on_write), 0) << "type " << static_cast<int>(type);
+    EXPECT_GE(fake.calls(call::preallocate), 1) << "type " << static_cast<int>(type);
   }
 }
 
@@ -80,7 +81,7 @@ TEST_F(journal_filesystems, ext4_and_xfs_write_zeros_ahead_into_reserved_segment
 // are reserved, and commits write their records only (no zeros ahead).
 TEST_F(journal_filesystems, btrfs_segments_are_overwritten_in_place_without_zeros_ahead) {
   fake_sys fake;
-  auto sizes = commit_sizes(fake, BTRFS_SUPER_MAGIC, dir.path(), 6);
+  auto sizes = commit_sizes(fake, filesystem::btrfs, dir.path(), 6);
   EXPECT_EQ(sizes, std::vector<std::size_t>(6, record));
   EXPECT_EQ(fake.calls(call::set_no_copy_on_write), 1);  // the one segment
   EXPECT_LT(first_call(fake, call::set_no_copy_on_write), first_call(fake, call::preallocate));
@@ -93,7 +94,7 @@ TEST_F(journal_filesystems, a_refused_no_copy_on_write_changes_nothing_else) {
   for (int error : {EOPNOTSUPP, ENOTTY, EINVAL}) {
     fake_sys fake;
     fake.fail(call::set_no_copy_on_write, 1, error);
-    auto sizes = commit_sizes(fake, BTRFS_SUPER_MAGIC, dir / std::to_string(error), 3);
+    auto sizes = commit_sizes(fake, filesystem::btrfs, dir / std::to_string(error), 3);
     EXPECT_EQ(sizes, std::vector<std::size_t>(3, record)) << "errno " << error;
   }
 }
@@ -101,7 +102,7 @@ TEST_F(journal_filesystems, a_refused_no_copy_on_write_changes_nothing_else) {
 // Any other failure to set it fails the open, naming the call and the file.
 TEST_F(journal_filesystems, a_failed_no_copy_on_write_fails_the_open) {
   fake_sys fake;
-  fake.report_filesystem(BTRFS_SUPER_MAGIC);
+  fake.report_filesystem(filesystem::btrfs);
   fake.fail(call::set_no_copy_on_write, 1, EIO);
   auto e = thrown([&] { journal::open(dir.path()); });
   ASSERT_TRUE(e);
@@ -114,7 +115,7 @@ TEST_F(journal_filesystems, a_failed_no_copy_on_write_fails_the_open) {
 // land (fallocate would take all of it at once), and commits carry no zeros.
 TEST_F(journal_filesystems, tmpfs_segments_are_sized_not_reserved) {
   fake_sys fake;
-  auto sizes = commit_sizes(fake, TMPFS_MAGIC, dir.path(), 6);
+  auto sizes = commit_sizes(fake, filesystem::tmpfs, dir.path(), 6);
   EXPECT_EQ(sizes, std::vector<std::size_t>(6, record));
   EXPECT_EQ(fake.calls(call::preallocate), 0);
   EXPECT_GE(fake.calls(call::resize), 1);
@@ -125,13 +126,14 @@ TEST_F(journal_filesystems, tmpfs_segments_are_sized_not_reserved) {
 // writes a new segment whole on tmpfs and btrfs too.
 TEST_F(journal_filesystems, zero_fill_is_kept_on_every_filesystem) {
   constexpr std::uint64_t size = 64 * 1024;
-  for (std::uint64_t type : {std::uint64_t{TMPFS_MAGIC}, std::uint64_t{BTRFS_SUPER_MAGIC}}) {
+  for (filesystem type : {filesystem::tmpfs, filesystem::btrfs}) {
     fake_sys fake;
     fake.report_filesystem(type);
-    auto log = journal::open(dir / std::to_string(type), {.segment_size = size, .zero_fill = true});
+    auto log = journal::open(dir / std::to_string(static_cast<int>(type)),
+                             {.segment_size = size, .zero_fill = true});
     std::size_t total = 0;
     for (const auto& write : fake.writes_at()) total += write.requested;
-    EXPECT_EQ(total, size + header) << "type " << std::hex << type;
+    EXPECT_EQ(total, size + header) << "type " << static_cast<int>(type);
   }
 }
 
@@ -140,12 +142,12 @@ TEST_F(journal_filesystems, zero_fill_is_kept_on_every_filesystem) {
 TEST_F(journal_filesystems, an_unknown_filesystem_gets_zeros_ahead) {
   {
     fake_sys fake;
-    auto sizes = commit_sizes(fake, 0x6969 /* NFS */, dir / "nfs", 1);
+    auto sizes = commit_sizes(fake, filesystem::other, dir / "nfs", 1);
     EXPECT_EQ(sizes, std::vector<std::size_t>{record + ahead});
   }
   fake_sys fake;
-  fake.fail(call::filesystem_type, 1, EIO);
-  auto sizes = commit_sizes(fake, BTRFS_SUPER_MAGIC, dir / "unreadable", 1);
+  fake.fail(call::filesystem_of, 1, EIO);
+  auto sizes = commit_sizes(fake, filesystem::btrfs, dir / "unreadable", 1);
   EXPECT_EQ(sizes, std::vector<std::size_t>{record + ahead});
   EXPECT_EQ(fake.calls(call::set_no_copy_on_write), 0);
 }

@@ -68,15 +68,16 @@ fake_sys::fake_sys()
           .sync_directory = sync_entry<call::sync_directory>,
           .preallocate = preallocate_entry,
           .resize = forward<call::resize, &sys_table::resize>::entry,
+          .file_size_limit = forward<call::file_size_limit, &sys_table::file_size_limit>::entry,
           .facts = forward<call::facts, &sys_table::facts>::entry,
           .state = forward<call::state, &sys_table::state>::entry,
           .set_state = forward<call::set_state, &sys_table::set_state>::entry,
+          .filesystem_of = filesystem_of_entry,
           .direct_alignment = direct_alignment_entry,
           .count_extents = forward<call::count_extents, &sys_table::count_extents>::entry,
           .writeback = writeback_entry,
           .drop_cache = forward<call::drop_cache, &sys_table::drop_cache>::entry,
           .seek_region = forward<call::seek_region, &sys_table::seek_region>::entry,
-          .filesystem_type = filesystem_type_entry,
           .set_no_copy_on_write =
               forward<call::set_no_copy_on_write, &sys_table::set_no_copy_on_write>::entry,
           .rename = forward<call::rename, &sys_table::rename>::entry,
@@ -246,13 +247,6 @@ int fake_sys::writeback_entry(int fd, std::int64_t offset, std::int64_t length, 
   return real().writeback(fd, offset, length, wait);
 }
 
-int fake_sys::filesystem_type_entry(int, std::uint64_t* type) {
-  std::lock_guard lock(active_->mutex_);
-  if (auto planned = active_->next(call::filesystem_type)) return failed(planned->error);
-  *type = active_->filesystem_type_;
-  return 0;
-}
-
 int fake_sys::direct_alignment_entry(int fd, sluice::detail::direct_io_facts* out) {
   std::lock_guard lock(active_->mutex_);
   if (auto planned = active_->next(call::direct_alignment)) return failed(planned->error);
@@ -261,6 +255,14 @@ int fake_sys::direct_alignment_entry(int fd, sluice::detail::direct_io_facts* ou
     out->known = true;
     out->memory = out->offset = active_->direct_alignment_;
   }
+  return result;
+}
+
+int fake_sys::filesystem_of_entry(int fd, sluice::detail::filesystem* out) {
+  std::lock_guard lock(active_->mutex_);
+  if (auto planned = active_->next(call::filesystem_of)) return failed(planned->error);
+  int result = real().filesystem_of(fd, out);
+  if (result == 0 && active_->filesystem_) *out = *active_->filesystem_;
   return result;
 }
 

@@ -67,15 +67,16 @@ enum class call {
   sync_directory,
   preallocate,
   resize,
+  file_size_limit,
   facts,
   state,
   set_state,
+  filesystem_of,
   direct_alignment,
   count_extents,
   writeback,
   drop_cache,
   seek_region,
-  filesystem_type,
   set_no_copy_on_write,
   rename,
   remove,
@@ -183,17 +184,14 @@ class fake_sys {
   // direct_alignment reports this alignment (for memory and offsets alike)
   // whatever the filesystem says; 0 (the default) reports what it says.
   void report_direct_alignment(unsigned alignment) { direct_alignment_ = alignment; }
+  // filesystem_of reports `which` whatever the file is on.
+  void report_filesystem(sluice::detail::filesystem which) { filesystem_ = which; }
   // preallocate with space_mode::written_zeros is refused with EOPNOTSUPP,
   // as by a disk that cannot zero blocks without writing them, so that a
   // test sees the same journal on every machine; after zero_by_disk() it
   // succeeds as on a disk that can: the range is reserved and written with
   // zeros by real calls the fake does not count.
   void zero_by_disk() { zero_by_disk_ = true; }
-  // filesystem_type reports `type` (a statfs magic: 0xEF53 ext4,
-  // 0x58465342 XFS, 0x9123683E btrfs, 0x01021994 tmpfs) whatever the
-  // files are on. The default reports ext4's, so that a test sees the same
-  // journal on every machine.
-  void report_filesystem(std::uint64_t type) { filesystem_type_ = type; }
   // The async calls go to an emulated queue, or to the real backend.
   void emulate_async(async_options options = {}) {
     async_mode_ = async_mode::emulated;
@@ -285,7 +283,7 @@ class fake_sys {
   static int preallocate_entry(int fd, std::int64_t offset, std::int64_t length,
                                sluice::detail::space_mode how);
   static int direct_alignment_entry(int fd, sluice::detail::direct_io_facts* out);
-  static int filesystem_type_entry(int fd, std::uint64_t* type);
+  static int filesystem_of_entry(int fd, sluice::detail::filesystem* out);
   static int writeback_entry(int fd, std::int64_t offset, std::int64_t length, bool wait);
   static std::uint32_t effective_user_entry();
   static int async_open_entry(unsigned entries, sluice::detail::async_queue** queue);
@@ -306,7 +304,7 @@ class fake_sys {
   bool interrupted_last_[2] = {};  // the last such call did
   bool refuse_unnamed_temporary_ = false;
   unsigned direct_alignment_ = 0;
-  std::uint64_t filesystem_type_ = 0xEF53;  // EXT4_SUPER_MAGIC
+  std::optional<sluice::detail::filesystem> filesystem_;
   std::function<int(const std::string&, const sluice::detail::open_request&)> open_hook_;
   bool zero_by_disk_ = false;
   std::function<transfer_action(int, std::size_t)> write_at_hook_;
