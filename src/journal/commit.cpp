@@ -159,8 +159,7 @@ std::span<const std::byte> zeros_after(const journal_state& state, std::size_t r
     return zero_block().first(static_cast<std::size_t>(to - end));
   }
   if (end <= state.tail_zeroed) return {};
-  std::uint64_t ahead = std::min<std::uint64_t>(state.choices->zeros_ahead, zero_block_size);
-  std::uint64_t to = std::min(state.tail_capacity, end + ahead);
+  std::uint64_t to = std::min(state.tail_capacity, end + state.choices->zeros_ahead);
   return zero_block().first(static_cast<std::size_t>(to - end));
 }
 

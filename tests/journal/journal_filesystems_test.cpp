@@ -1,12 +1,13 @@
 // What sluice::journal does on each filesystem (src/journal/filesystems.hpp):
-// the fake seam reports each filesystem's statfs magic, and the tests see
-// how new segments are made and what commits write. One test looks at a real
-// btrfs when the tests' directory is on one.
+// the fake seam reports each filesystem (filesystem_of), and the tests see
+// which calls make a new segment and what commits write. The last test looks
+// at a segment on the filesystem the tests run on.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <linux/fs.h>
 #include <linux/magic.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/statfs.h>
 #include <unistd.h>
 
@@ -87,15 +88,16 @@ TEST_F(journal_filesystems, btrfs_segments_are_overwritten_in_place_without_zero
   EXPECT_LT(first_call(fake, call::set_no_copy_on_write), first_call(fake, call::preallocate));
 }
 
-// A btrfs that refuses the attribute (or a filesystem reporting btrfs's
-// magic without it) keeps the journal working: the segment is written as
-// it would be without it.
+// A btrfs that refuses the attribute (EOPNOTSUPP, ENOTTY, EINVAL) keeps
+// the journal working: the segment is reserved and written as it would be
+// with it.
 TEST_F(journal_filesystems, a_refused_no_copy_on_write_changes_nothing_else) {
   for (int error : {EOPNOTSUPP, ENOTTY, EINVAL}) {
     fake_sys fake;
     fake.fail(call::set_no_copy_on_write, 1, error);
     auto sizes = commit_sizes(fake, filesystem::btrfs, dir / std::to_string(error), 3);
     EXPECT_EQ(sizes, std::vector<std::size_t>(3, record)) << "errno " << error;
+    EXPECT_GE(fake.calls(call::preallocate), 1) << "errno " << error;
   }
 }
 
@@ -152,23 +154,40 @@ TEST_F(journal_filesystems, an_unknown_filesystem_gets_zeros_ahead) {
   EXPECT_EQ(fake.calls(call::set_no_copy_on_write), 0);
 }
 
-// On a real btrfs, the segment file carries the No_COW attribute.
-TEST_F(journal_filesystems, a_segment_on_a_real_btrfs_is_no_cow) {
+// On the filesystem the tests run on (TMPDIR), a new segment is made as
+// its row says: reserved on ext4, XFS and btrfs, No_COW on btrfs, sparse on
+// tmpfs.
+TEST_F(journal_filesystems, a_segment_on_the_real_filesystem_is_made_as_its_row_says) {
   struct statfs fs {};
   ASSERT_EQ(::statfs(dir.path().c_str(), &fs), 0);
-  if (static_cast<std::uint64_t>(fs.f_type) != BTRFS_SUPER_MAGIC)
-    GTEST_SKIP() << "the tests' directory is not on btrfs (TMPDIR on a btrfs runs it)";
-  auto log = journal::open(dir.path());
+  const auto type = static_cast<std::uint64_t>(fs.f_type);
+  if (type != EXT4_SUPER_MAGIC && type != XFS_SUPER_MAGIC && type != BTRFS_SUPER_MAGIC &&
+      type != TMPFS_MAGIC)
+    GTEST_SKIP() << "the tests' directory is on a filesystem the journal has no row for";
+  auto log = journal::open(dir.path(), {.segment_size = segment});
   log.write(bytes_of("one"));
   auto segments = segment_files(dir.path());
   ASSERT_EQ(segments.size(), 1u);
   int fd = ::open(segments[0].c_str(), O_RDONLY | O_CLOEXEC);
   ASSERT_GE(fd, 0) << std::strerror(errno);
+  struct stat st {};
   int flags = 0;
-  int got = ::ioctl(fd, FS_IOC_GETFLAGS, &flags);
+  bool stated = ::fstat(fd, &st) == 0;
+  bool flags_read = ::ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0;
   ::close(fd);
-  ASSERT_EQ(got, 0);
-  EXPECT_NE(flags & FS_NOCOW_FL, 0);
+  ASSERT_TRUE(stated);
+  const auto allocated = static_cast<std::uint64_t>(st.st_blocks) * 512;
+  if (type == TMPFS_MAGIC) {
+    EXPECT_LT(allocated, segment / 4);
+  } else {
+    EXPECT_GE(allocated, segment);
+  }
+  if (type == BTRFS_SUPER_MAGIC) {
+    ASSERT_TRUE(flags_read);
+    EXPECT_NE(flags & FS_NOCOW_FL, 0);
+  } else if (flags_read) {
+    EXPECT_EQ(flags & FS_NOCOW_FL, 0);
+  }
 }
 
 }  // namespace
