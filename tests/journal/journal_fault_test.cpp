@@ -222,9 +222,9 @@ TEST_F(journal_fault, zero_fill_writes_each_new_segment_once_and_the_default_doe
 
 // On ext4 (and XFS, the same row of journal/filesystems.cpp) each commit's
 // one pwritev carries, once its records pass the zeros written so far,
-// 256 KiB of zeros after them (never past the
-// segment's end), so that the commits after it overwrite written blocks;
-// commits into a zero-filled segment write their records only.
+// 256 KiB of zeros after them (never past the segment's end), so that the
+// commits after it overwrite written blocks; commits into a zero-filled
+// segment write their records only.
 TEST_F(journal_fault, the_default_writes_zeros_ahead_of_its_records) {
   constexpr std::uint64_t segment = std::uint64_t{4} << 20;
   constexpr std::uint64_t header = 64, record = 64 * 1024, ahead = 256 * 1024;
