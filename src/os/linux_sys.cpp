@@ -306,6 +306,7 @@ constexpr sys_table real_table{
     .async_register = real_async_register,
     .async_submit = real_async_submit,
     .async_complete = real_async_complete,
+    .async_drain = real_async_drain,
     .path_facts = real_path_facts,
     .read_link = real_read_link,
     .on_procfs = real_on_procfs,

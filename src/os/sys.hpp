@@ -216,19 +216,34 @@ struct sys_table {
   // write_behind uses a thread instead.
   // async_open: a queue of `entries` writes in flight.
   int (*async_open)(unsigned entries, async_queue** queue);
-  // async_close: waits for nothing; call it once no write is in flight.
+  // async_close: waits for nothing, and drops a failed submission still
+  // queued; call it once no write is in flight (a write under way goes on).
   void (*async_close)(async_queue* queue);
   // async_register: registers buffers[0, count) for async_submit's
   // buffer_index; ENOMEM past RLIMIT_MEMLOCK (the writes then go unregistered).
   int (*async_register)(async_queue* queue, const iovec* buffers, unsigned count);
   // async_submit: submits one write of data[0, size) at `offset` of `h`,
   // from registered buffer `buffer_index` (or -1); its completion carries
-  // `tag`. 0 once submitted.
+  // `tag`. 0 once submitted. A write whose submission failed may stay
+  // queued (io_uring keeps it in its ring) and go out with the next
+  // submission, even long after: once one fails, the caller submits
+  // nothing more on the queue (async_drain excepted); it may still wait
+  // for the writes submitted before, and async_close drops the failed one.
   int (*async_submit)(async_queue* queue, handle h, const void* data, unsigned size,
                       std::int64_t offset, int buffer_index, std::uint64_t tag);
   // async_complete: waits for one completion and consumes it: its tag, and
   // its result (bytes written, or -errno). -1 with EINTR if a signal came first.
   int (*async_complete)(async_queue* queue, std::uint64_t* tag, int* result);
+  // async_drain: for a caller that lost count of its completions: waits
+  // until every write submitted on the queue is over, whether or not its
+  // completion was consumed (the completions it meets are consumed and
+  // dropped). 0 then: no write submitted on the queue reaches a file after
+  // it, and their buffers may be reused. It submits a request of its own,
+  // which sends a failed submission still queued: that write is over too.
+  // -1 with errno if the queue cannot wait (a signal does not stop it):
+  // writes may then still be under way. Its request's tag is 2^64 - 1,
+  // which no write may carry.
+  int (*async_drain)(async_queue* queue);
 
   // ---- POSIX group: atomic_replace's metadata --------------------------
   // writer_options::atomic_replace follows a path's final symbolic links

@@ -18,6 +18,9 @@ namespace {
 
 io_uring* ring_of(async_queue* queue) { return reinterpret_cast<io_uring*>(queue); }
 
+// The tag of async_drain's own request.
+constexpr std::uint64_t drain_tag = ~std::uint64_t{0};
+
 // liburing returns -errno; the seam returns -1 and sets errno.
 int from_liburing(int result) {
   if (result >= 0) return 0;
@@ -84,6 +87,38 @@ int real_async_complete(async_queue* queue, std::uint64_t* tag, int* result) {
   return 0;
 }
 
+// A no-op flagged IOSQE_IO_DRAIN starts only once every request submitted
+// before it has completed: its completion, found among the others (all
+// dropped), says that none is under way. Waiting is not interrupted: a
+// signal only restarts it.
+int real_async_drain(async_queue* queue) {
+  io_uring* ring = ring_of(queue);
+  io_uring_sqe* marker = io_uring_get_sqe(ring);
+  if (!marker) {
+    errno = EBUSY;
+    return -1;
+  }
+  io_uring_prep_nop(marker);
+  io_uring_sqe_set_flags(marker, IOSQE_IO_DRAIN);
+  io_uring_sqe_set_data64(marker, drain_tag);
+  int submitted;
+  do {
+    submitted = io_uring_submit(ring);
+  } while (submitted == -EINTR);
+  if (submitted <= 0) return from_liburing(submitted == 0 ? -EAGAIN : submitted);
+  for (;;) {
+    io_uring_cqe* done = nullptr;
+    int rc;
+    do {
+      rc = io_uring_wait_cqe(ring, &done);
+    } while (rc == -EINTR);
+    if (rc < 0) return from_liburing(rc);
+    bool drained = io_uring_cqe_get_data64(done) == drain_tag;
+    io_uring_cqe_seen(ring, done);
+    if (drained) return 0;
+  }
+}
+
 #else
 
 int real_async_open(unsigned, async_queue**) {
@@ -101,6 +136,10 @@ int real_async_submit(async_queue*, handle, const void*, unsigned, std::int64_t,
   return -1;
 }
 int real_async_complete(async_queue*, std::uint64_t*, int*) {
+  errno = ENOSYS;
+  return -1;
+}
+int real_async_drain(async_queue*) {
   errno = ENOSYS;
   return -1;
 }

@@ -18,5 +18,6 @@ int real_async_register(async_queue* queue, const iovec* buffers, unsigned count
 int real_async_submit(async_queue* queue, handle h, const void* data, unsigned size,
                       std::int64_t offset, int buffer_index, std::uint64_t tag);
 int real_async_complete(async_queue* queue, std::uint64_t* tag, int* result);
+int real_async_drain(async_queue* queue);
 
 }  // namespace sluice::detail

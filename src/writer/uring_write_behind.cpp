@@ -5,6 +5,7 @@
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -64,7 +65,12 @@ uring_write_behind::uring_write_behind(std::unique_ptr<foreground_flush> inner, 
       fd_(fd),
       path_(std::move(path)),
       capacity_(capacity),
-      old_size_(size) {
+      old_size_(size),
+      undescribed_(std::make_exception_ptr(std::system_error(
+          ENOMEM, std::generic_category(),
+          describe("write", path_) +
+              ": a write failed, and no memory was left to say where or why (the writer "
+              "holds every byte from the first one not written)"))) {
   free_.reserve(depth + 2);  // and the writer's first buffer: retire() never allocates
   for (std::size_t i = 0; i < depth + 1; ++i) free_.push_back(inner_->allocate(capacity));
   register_buffers();
@@ -150,13 +156,18 @@ void uring_write_behind::collect_failure(failed_writes& into) const {
   for (const job& queued : jobs_) add_unwritten(into, queued);
 }
 
-// Submits what `j` still has to write.
+// Submits what `j` still has to write. Once a submission has failed, the
+// ring may still hold it and would send it with the next one: `j` then
+// fails where it got to, with that submission's error.
 void uring_write_behind::submit(job& j) {
+  if (refused_ != 0) return fail(j, refused_);
   if (ahead_) ahead_->cover(j.offset + j.size);
   std::size_t left = std::min(j.size - static_cast<std::size_t>(j.written), largest_write);
   if (sys().async_submit(ring_, fd_, j.buffer.data.get() + j.written, static_cast<unsigned>(left),
-                         static_cast<std::int64_t>(j.offset + j.written), j.slot, j.tag) != 0)
-    return fail(j, errno);
+                         static_cast<std::int64_t>(j.offset + j.written), j.slot, j.tag) != 0) {
+    refused_ = errno;
+    return fail(j, refused_);
+  }
   j.now = state::in_flight;
   ++in_flight_;
 }
@@ -196,13 +207,20 @@ void uring_write_behind::fail(job& j, int error) {
   failing_ = true;
 }
 
-// Waiting for completions failed: no write in flight can be known to be
-// over, so each counts as failed and its buffer is never freed.
+// Waiting for completions failed, or brought one for no write of ours: no
+// write in flight can be known to be over, so each counts as failed from
+// the byte it had reached, and as having maybe written up to its end (as
+// has a failed submission, which draining sends). The ring is drained, so
+// that none lands after cut_back(); if that fails too, they may, and their
+// buffers are never freed.
 void uring_write_behind::lose_track(int error) {
-  for (job& j : jobs_)
+  for (job& j : jobs_) {
+    if (j.now == state::done) continue;
     if (j.now == state::in_flight) fail(j, error);
+    may_reach_ = std::max(may_reach_, j.offset + j.size);
+  }
   in_flight_ = 0;
-  lost_ = true;
+  lost_ = sys().async_drain(ring_) != 0;
 }
 
 // Recycles the buffers of the written jobs at the front. A buffer the
@@ -218,33 +236,50 @@ void uring_write_behind::retire() {
 }
 
 // After a failure, once nothing is in flight: the front job is the first
-// that failed (those before it were written and retired).
-void uring_write_behind::settle() {
+// that failed (those before it were written and retired). The failure's
+// offset is recorded and the file cut back before anything is allocated.
+void uring_write_behind::settle() noexcept {
   while (in_flight_ > 0) reap_one();
   retire();
   if (error_) return;
   const job& first = jobs_.front();
   failed_at_ = first.offset + first.written;
-  std::string not_cut = cut_back();
-  error_ = std::make_exception_ptr(
-      write_failed(first.error, path_, first.offset, first.written, not_cut));
+  error_ = error_of(first, cut_back());
 }
 
 // Writes after the first failure may have landed past it: the file is cut
 // back to the failure (or to its size before the engine, if larger).
-// Returns "" if it was, else what the failure report adds: the file may
-// hold bytes past the failure.
-std::string uring_write_behind::cut_back() const {
+// Returns 0 if it holds nothing past that, else the errno of the cut.
+int uring_write_behind::cut_back() const noexcept {
   std::uint64_t keep = std::max(failed_at_, old_size_);
-  std::uint64_t end = 0;
+  std::uint64_t end = may_reach_;
   for (const job& j : jobs_) end = std::max(end, j.offset + j.written);
   if (ahead_) end = std::max(end, ahead_->grown());
-  if (end <= keep) return {};
+  if (end <= keep) return 0;
   if (restart_interrupted([&] { return sys().resize(fd_, static_cast<std::int64_t>(keep)); }) == 0)
-    return {};
-  std::string why = std::strerror(errno);
-  return " (and cutting the file back to " + std::to_string(keep) + " bytes failed: " + why +
-         "; bytes written after that offset may remain)";
+    return 0;
+  return errno;
+}
+
+// The write_error of the failure of `first`, saying what the file may hold
+// past it (`cut_error`: cut_back's). With no memory for its message, the
+// error made when the engine started.
+std::exception_ptr uring_write_behind::error_of(const job& first, int cut_error) const noexcept {
+  try {
+    std::string note;
+    if (cut_error != 0)
+      note = " (and cutting the file back to " + std::to_string(std::max(failed_at_, old_size_)) +
+             " bytes failed: " + std::strerror(cut_error) +
+             "; bytes written after that offset may remain)";
+    if (lost_)
+      note +=
+          " (and the writes in flight could not be waited for: bytes after that offset may "
+          "still land)";
+    return std::make_exception_ptr(
+        write_failed(first.error, path_, first.offset, first.written, note));
+  } catch (...) {
+    return undescribed_;
+  }
 }
 
 }  // namespace sluice::detail

@@ -17,6 +17,17 @@
 // may have landed: the file is then cut back (ftruncate) to that byte, or to
 // the size it had when the engine started if that is larger, so that it
 // again holds exactly what the writer will not write again.
+//
+// A failed submission fails its write the same way, and the ring may keep
+// it queued (see sys.hpp): nothing is submitted after it, so it never
+// reaches the file; a write in flight that needs continuing then fails
+// where it got to. If waiting for completions fails, or brings one for no
+// write of ours, the writes in flight count as failed and the ring is
+// drained (sys().async_drain) before the file is cut back, so that none
+// lands after the cut; if draining fails too, the error says so. Settling a
+// failure allocates only its message: without memory for it, the error is
+// one made when the engine started (ENOMEM, no offset), and the writer
+// still takes back every byte from the first one missing.
 #pragma once
 
 #include <sys/uio.h>
@@ -81,8 +92,9 @@ class uring_write_behind final : public write_behind {
   void fail(job& j, int error);
   void lose_track(int error);
   void retire();
-  void settle();
-  std::string cut_back() const;
+  void settle() noexcept;
+  int cut_back() const noexcept;
+  std::exception_ptr error_of(const job& first, int cut_error) const noexcept;
 
   async_queue* ring_;  // null once stopped
   const int fd_;
@@ -96,9 +108,13 @@ class uring_write_behind final : public write_behind {
   std::uint64_t next_tag_ = 0;
   std::uint64_t written_end_ = 0;  // the end of the furthest write done
   std::size_t in_flight_ = 0;
-  bool failing_ = false;      // a write failed: nothing more is submitted
-  bool lost_ = false;         // waiting failed: what is in flight can never be freed
-  std::exception_ptr error_;  // once settled
+  bool failing_ = false;         // a write failed: no new write is submitted
+  int refused_ = 0;              // a submission failed (its errno): nothing more is submitted
+  std::uint64_t may_reach_ = 0;  // where writes whose completions were lost may have written to
+  bool lost_ = false;            // waiting failed and so did draining: what was in flight may still
+                                 // land, and its buffers can never be freed
+  const std::exception_ptr undescribed_;  // the error when its message cannot be allocated
+  std::exception_ptr error_;              // once settled
   std::uint64_t failed_at_ = 0;
 };
 

@@ -32,12 +32,6 @@ void write_behind::reserve_take_back(std::size_t capacity) const {
   if (take_back_room_.capacity < needed) take_back_room_ = inner_->allocate(needed);
 }
 
-write_behind::failed_writes write_behind::failure() const {
-  failed_writes failed;
-  collect_failure(failed);
-  return failed;
-}
-
 void write_behind::make_room(buffered_file& b) {
   std::size_t held = b.held();
   std::size_t whole = inner_->ready(held);

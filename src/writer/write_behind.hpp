@@ -69,7 +69,8 @@ class write_behind : public flush_strategy {
   }
   write_behind_engine engine() const noexcept override;
   // Waits for the engine; a failure stays recorded, for the writer that
-  // moved to throw.
+  // moved to throw. Allocates nothing it cannot do without: an engine with
+  // no memory for a failure's message records an error made when it started.
   void rebind(buffered_file& to) noexcept override;
 
   // What the engine could not write, from the first failure on.
@@ -85,16 +86,15 @@ class write_behind : public flush_strategy {
   // then queues full[0, size) to be written at `offset`, taking `full` (of
   // `capacity` bytes), and returns an empty buffer of at least `capacity`
   // bytes, recycled or new. Once the engine has failed it returns no buffer
-  // (null data) and failure() holds `full` among the unwritten. If
-  // allocating throws, `full` is left alone.
+  // (null data) and collect_failure() reports `full` among the unwritten.
+  // If allocating throws, `full` is left alone.
   virtual owned_buffer queue(std::unique_ptr<char[], free_deleter>& full, std::size_t capacity,
                              std::size_t size, std::uint64_t offset) = 0;
   // Waits until every queued buffer is written. False if the engine failed.
   virtual bool wait() = 0;
-  // After queue() or wait() said so: what failed and what is unwritten.
-  failed_writes failure() const;
-  // The same into `into`, whose `unwritten` keeps its capacity: allocates
-  // nothing if it has room for depth + 1 pieces.
+  // After queue() or wait() said so: what failed and what is unwritten,
+  // into `into`, whose `unwritten` keeps its capacity: allocates nothing if
+  // it has room for depth + 1 pieces.
   virtual void collect_failure(failed_writes& into) const = 0;
   // Ends the engine, once idle or failed: the thread joined, the ring
   // closed, the buffers freed.

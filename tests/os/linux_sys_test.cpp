@@ -1,11 +1,12 @@
 // The Linux backend of the platform seam, entry by entry where an entry
 // does more than forward one call: the open options, directory listing,
-// the open state.
+// the open state, draining the async queue.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -122,6 +123,26 @@ TEST_F(linux_sys, list_directory_gives_every_name_once_each_ended_by_a_nul) {
   std::sort(made.begin(), made.end());
   std::sort(listed.begin(), listed.end());
   EXPECT_EQ(listed, made);
+}
+
+// async_drain returns once every write submitted is over, with none of
+// their completions consumed; the queue then closes with nothing under way.
+TEST_F(linux_sys, async_drain_waits_for_every_write_submitted) {
+  sluice::detail::async_queue* queue = nullptr;
+  if (backend().async_open(4, &queue) != 0) GTEST_SKIP() << "no io_uring here";
+  auto path = dir / "out";
+  int fd = backend().open(sluice::detail::working_directory, path.c_str(),
+                          {.mode = access::write, .create = true, .permissions = 0600});
+  ASSERT_GE(fd, 0);
+  std::string model = pattern(3 * 4096);
+  for (std::uint64_t i = 0; i < 3; ++i)
+    ASSERT_EQ(backend().async_submit(queue, fd, model.data() + i * 4096, 4096,
+                                     static_cast<std::int64_t>(i * 4096), -1, i),
+              0);
+  EXPECT_EQ(backend().async_drain(queue), 0);
+  EXPECT_EQ(read_all(path), model);
+  backend().async_close(queue);
+  ::close(fd);
 }
 
 // /dev/shm is tmpfs wherever it exists; /proc is none of the filesystems

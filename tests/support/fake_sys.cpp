@@ -92,6 +92,7 @@ fake_sys::fake_sys()
           .async_register = async_register_entry,
           .async_submit = async_submit_entry,
           .async_complete = async_complete_entry,
+          .async_drain = async_drain_entry,
           .path_facts = forward<call::path_facts, &sys_table::path_facts>::entry,
           .read_link = forward<call::read_link, &sys_table::read_link>::entry,
           .on_procfs = forward<call::on_procfs, &sys_table::on_procfs>::entry,
@@ -291,6 +292,8 @@ void fake_sys::async_close_entry(sluice::detail::async_queue* queue) {
   std::lock_guard lock(active_->mutex_);
   active_->next(call::async_close);
   if (active_->async_mode_ == async_mode::real) return real().async_close(queue);
+  active_->async_->unsent.clear();
+  active_->perform_pending();
   active_->async_.reset();
 }
 
@@ -316,20 +319,47 @@ int fake_sys::async_submit_entry(sluice::detail::async_queue* queue, int fd, con
                                  unsigned size, std::int64_t offset, int buffer_index,
                                  std::uint64_t tag) {
   std::lock_guard lock(active_->mutex_);
-  if (auto planned = active_->next(call::async_submit)) return failed(planned->error);
   fake_sys& fake = *active_;
+  async_request request{fd, data, size, offset, buffer_index, tag};
+  if (auto planned = fake.next(call::async_submit)) {
+    if (fake.async_mode_ == async_mode::emulated && fake.async_options_.keep_failed)
+      fake.async_->unsent.push_back(request);
+    return failed(planned->error);
+  }
   if (fake.async_mode_ == async_mode::real)
     return real().async_submit(queue, fd, data, size, offset, buffer_index, tag);
-  async_state& state = *fake.async_;
+  fake.send_unsent();
+  fake.send(request);
+  return 0;
+}
+
+// One write reaches the emulated queue: recorded, then performed now or,
+// deferred, when waited for.
+void fake_sys::send(const async_request& request) {
+  async_state& state = *async_;
   std::size_t in_flight = state.submitted.size() + state.completed.size() + 1;
-  fake.async_submits_.push_back({fd, data, size, offset, buffer_index,
-                                 fake.in_registered(data, size, buffer_index), in_flight});
-  async_request request{fd, data, size, offset, tag};
-  if (fake.async_options_.deferred)
+  async_submits_.push_back(
+      {request.fd, request.data, request.size, request.offset, request.buffer_index,
+       in_registered(request.data, request.size, request.buffer_index), in_flight});
+  if (async_options_.deferred)
     state.submitted.push_back(request);
   else
-    fake.perform(request);
-  return 0;
+    perform(request);
+}
+
+// The failed submissions kept queued go, in order (keep_failed).
+void fake_sys::send_unsent() {
+  for (auto& unsent = async_->unsent; !unsent.empty(); unsent.pop_front()) send(unsent.front());
+}
+
+// Performs the deferred writes not performed yet, oldest or newest first.
+void fake_sys::perform_pending() {
+  async_state& state = *async_;
+  bool newest_first = async_options_.newest_first;
+  while (!state.submitted.empty()) {
+    perform(newest_first ? state.submitted.back() : state.submitted.front());
+    newest_first ? state.submitted.pop_back() : state.submitted.pop_front();
+  }
 }
 
 // Performs one emulated async write as a write_at and queues its completion.
@@ -346,18 +376,27 @@ int fake_sys::async_complete_entry(sluice::detail::async_queue* queue, std::uint
   fake_sys& fake = *active_;
   if (fake.async_mode_ == async_mode::real) return real().async_complete(queue, tag, result);
   async_state& state = *fake.async_;
-  bool newest_first = fake.async_options_.newest_first;
-  while (!state.submitted.empty()) {
-    fake.perform(newest_first ? state.submitted.back() : state.submitted.front());
-    newest_first ? state.submitted.pop_back() : state.submitted.pop_front();
-  }
+  fake.perform_pending();
   if (state.completed.empty()) return failed(EDEADLK);  // a real queue would wait forever
   // Deferred writes complete in the order they were performed.
-  bool from_back = newest_first && !fake.async_options_.deferred;
+  bool from_back = fake.async_options_.newest_first && !fake.async_options_.deferred;
   async_completion done = from_back ? state.completed.back() : state.completed.front();
   from_back ? state.completed.pop_back() : state.completed.pop_front();
   *tag = done.tag;
   *result = done.result;
+  return 0;
+}
+
+// A failed submission still queued goes, then every pending write is
+// performed and every completion dropped.
+int fake_sys::async_drain_entry(sluice::detail::async_queue* queue) {
+  std::lock_guard lock(active_->mutex_);
+  if (auto planned = active_->next(call::async_drain)) return failed(planned->error);
+  fake_sys& fake = *active_;
+  if (fake.async_mode_ == async_mode::real) return real().async_drain(queue);
+  fake.send_unsent();
+  fake.perform_pending();
+  fake.async_->completed.clear();
   return 0;
 }
 

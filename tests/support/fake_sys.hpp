@@ -21,7 +21,12 @@
 // is performed as a write_at (the write_at plan and hook decide it: a
 // failure or a short transfer becomes the completion's result) at
 // submission or, deferred, when a completion is waited for, and its
-// completion queued for async_complete, oldest or newest first.
+// completion queued for async_complete, oldest or newest first. A
+// submission the plan fails is dropped, or, with keep_failed, stays queued
+// as in io_uring's ring and goes with the next one that succeeds (or with
+// async_drain). async_drain performs every write still pending and drops
+// every completion; async_close drops a failed submission still queued and
+// performs the writes still pending (a real queue's go on after it).
 // use_real_async() forwards the async calls to the real backend.
 //
 // A failing close really closes the handle first (Linux releases it even
@@ -90,6 +95,7 @@ enum class call {
   async_register,
   async_submit,
   async_complete,
+  async_drain,
   path_facts,
   read_link,
   on_procfs,
@@ -108,6 +114,7 @@ inline constexpr std::size_t call_kinds = static_cast<std::size_t>(call::remove_
 struct async_options {
   bool deferred = false;      // writes are performed when waited for, not when submitted
   bool newest_first = false;  // completions come back newest first (reordered)
+  bool keep_failed = false;   // a failed submission stays queued, sent with the next
 };
 
 // Which file a descriptor is open on.
@@ -246,6 +253,7 @@ class fake_sys {
     const void* data;
     unsigned size;
     std::int64_t offset;
+    int buffer_index;
     std::uint64_t tag;
   };
   struct async_completion {
@@ -255,6 +263,7 @@ class fake_sys {
   // The emulated queue's state (one queue at a time).
   struct async_state {
     std::vector<iovec> registered;
+    std::deque<async_request> unsent;     // failed, kept queued (keep_failed)
     std::deque<async_request> submitted;  // deferred, not yet performed
     std::deque<async_completion> completed;
   };
@@ -265,6 +274,9 @@ class fake_sys {
   bool interrupted(call which);
   std::optional<plan> planned_transfer(call which, std::size_t requested);
   void perform(const async_request& request);
+  void send(const async_request& request);
+  void send_unsent();
+  void perform_pending();
   bool in_registered(const void* data, unsigned size, int buffer_index) const;
 
   static fake_sys* active_;
@@ -295,6 +307,7 @@ class fake_sys {
                                 std::uint64_t tag);
   static int async_complete_entry(sluice::detail::async_queue* queue, std::uint64_t* tag,
                                   int* result);
+  static int async_drain_entry(sluice::detail::async_queue* queue);
 
   sluice::detail::sys_table table_;
   std::mutex mutex_;  // held by every entry, for its whole call

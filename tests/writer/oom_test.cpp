@@ -254,6 +254,39 @@ TEST_F(writer_oom, a_direct_failure_in_flight_is_taken_back_without_allocating) 
   EXPECT_EQ(out.buffered(), out.tell());
 }
 
+// A writer's move is noexcept and waits for its write-behind engine: a
+// failure it finds there with no memory left to describe it is recorded
+// all the same (no std::terminate). The writer moved to throws an error
+// that says a write failed, and holds every byte from the first one not
+// written.
+TEST_F(writer_oom, a_move_that_finds_a_failure_without_memory_keeps_it) {
+  auto path = dir.path() / "m";
+  fake_sys fake;
+  fake.emulate_async();
+  fake.fail(call::write_at, 1, ENOSPC);  // the first buffer, completed when submitted
+  std::optional<sluice::writer> out;
+  out.emplace(path, sluice::writer_options{.buffer_size = 100, .write_behind = true});
+  ASSERT_EQ(out->write_behind_engine(), sluice::write_behind_engine::io_uring);
+  for (char c : pattern(150)) out->put(c);  // one buffer handed off
+  std::optional<sluice::writer> moved;
+  {
+    refuse_large_allocations refuse(1);  // every allocation fails
+    moved.emplace(std::move(*out));
+  }
+  auto e = thrown([&] { moved->flush(); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), ENOMEM);
+  EXPECT_EQ(std::string(e->what()),
+            "sluice: write " + quoted(path) +
+                ": a write failed, and no memory was left to say where or why (the writer holds "
+                "every byte from the first one not written): " +
+                std::strerror(ENOMEM));
+  EXPECT_EQ(moved->tell(), 150u);
+  EXPECT_EQ(moved->buffered(), 150u);
+  EXPECT_EQ(read_all(path), "");
+  EXPECT_TRUE(thrown([&] { moved->close(); }));
+}
+
 // The buffer is allocated before the path is opened: a buffer that cannot
 // be had neither empties an existing file nor creates a new one.
 TEST_F(writer_oom, a_buffer_that_cannot_be_allocated_leaves_the_path_alone) {

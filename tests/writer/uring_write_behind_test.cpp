@@ -1,8 +1,9 @@
 // write_behind through io_uring: which engine a writer gets, and the io_uring
 // engine's behaviour through the fake seam's emulated ring: several writes
 // in flight, short and interrupted completions continued, a failure with
-// writes in flight leaving exactly a prefix, registered buffers, direct
-// I/O alignment; then real files through the real ring and the thread.
+// writes in flight leaving exactly a prefix (a failed submission the ring
+// keeps, completions lost, included), registered buffers, direct I/O
+// alignment; then real files through the real ring and the thread.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -297,8 +298,9 @@ void expect_prefix_after_failure_in_flight(const std::filesystem::path& path, in
 }
 
 // Waiting for completions fails: no write in flight can be known to be
-// over, so each counts as failed, from the first byte of the first; their
-// buffers are kept, never reused, and the writer holds every byte again.
+// over, so each counts as failed, from the first byte of the first; the
+// ring is drained before the file is cut back, and the writer holds every
+// byte again.
 TEST_F(uring_write_behind, a_failed_wait_fails_every_write_in_flight) {
   auto path = dir / "out";
   std::string model = pattern(250);
@@ -391,6 +393,80 @@ TEST_F(uring_write_behind, a_failed_submission_is_the_failure) {
   EXPECT_EQ(e->code().value(), EBUSY);
   EXPECT_EQ(e->offset(), 200u);
   EXPECT_EQ(read_all(path), model.substr(0, 200));
+  EXPECT_TRUE(thrown<sluice::write_error>([&] { out.close(); }));
+}
+
+// The ring keeps the second buffer's failed submission queued, as io_uring
+// does; the first buffer's write comes back short and needs continuing.
+// Submitting its rest would send the failed write too, whose bytes the
+// writer takes back: nothing more is submitted, the first write fails
+// where it got to, and the failed one never reaches the file.
+TEST_F(uring_write_behind, a_failed_submission_never_reaches_the_file_later) {
+  auto path = dir / "out";
+  std::string model = pattern(250);
+  fake_sys fake;
+  fake.emulate_async({.newest_first = true, .keep_failed = true});
+  fake.short_transfer(call::write_at, 1, 30);
+  fake.fail(call::async_submit, 2, EAGAIN);
+  writer out(path, behind);
+  auto e = thrown<sluice::write_error>([&] {
+    put_all(out, model);  // two buffers handed off, 50 bytes buffered
+    out.flush();
+  });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EAGAIN);
+  EXPECT_EQ(e->offset(), 30u);
+  EXPECT_EQ(out.tell() - out.buffered(), 30u);
+  EXPECT_EQ(read_all(path), model.substr(0, 30));
+  EXPECT_TRUE(thrown<sluice::write_error>([&] { out.close(); }));
+  EXPECT_EQ(read_all(path), model.substr(0, 30));
+  for (const auto& record : fake.async_submits())
+    EXPECT_LT(record.offset, 100) << "the failed submission went out";
+}
+
+// Waiting fails with a write in flight, which the ring completes later
+// (here when drained, or else when closed): it must be over before the
+// file is cut back, so that the file does not end with bytes the writer
+// took back.
+TEST_F(uring_write_behind, a_write_in_flight_when_waiting_fails_cannot_land_after_the_cut) {
+  auto path = dir / "out";
+  std::string model = pattern(150);
+  fake_sys fake;
+  fake.emulate_async({.deferred = true});
+  fake.fail(call::async_complete, 1, EBADR);  // completions were dropped
+  writer out(path, behind);
+  put_all(out, model);  // one buffer in flight, 50 bytes buffered
+  auto e = thrown<sluice::write_error>([&] { out.flush(); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EBADR);
+  EXPECT_EQ(e->offset(), 0u);
+  EXPECT_EQ(std::string(e->what()),
+            "sluice: write " + quoted(path) + " at offset 0: " + std::strerror(EBADR));
+  EXPECT_EQ(out.buffered(), 150u);
+  EXPECT_EQ(fake.calls(call::async_drain), 1);
+  EXPECT_EQ(read_all(path), "");
+  EXPECT_TRUE(thrown<sluice::write_error>([&] { out.close(); }));
+  EXPECT_EQ(read_all(path), "") << "a write in flight landed after the cut";
+}
+
+// The same, but the ring cannot be drained either: the write may still
+// land, and the error says so.
+TEST_F(uring_write_behind, a_ring_that_cannot_be_drained_is_reported) {
+  auto path = dir / "out";
+  fake_sys fake;
+  fake.emulate_async({.deferred = true});
+  fake.fail(call::async_complete, 1, EBADR);
+  fake.fail(call::async_drain, 1, EBADR);
+  writer out(path, behind);
+  put_all(out, pattern(150));
+  auto e = thrown<sluice::write_error>([&] { out.flush(); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->offset(), 0u);
+  EXPECT_EQ(std::string(e->what()),
+            "sluice: write " + quoted(path) +
+                " at offset 0 (and the writes in flight could not be waited for: bytes after "
+                "that offset may still land): " +
+                std::strerror(EBADR));
   EXPECT_TRUE(thrown<sluice::write_error>([&] { out.close(); }));
 }
 
