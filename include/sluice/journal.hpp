@@ -67,7 +67,8 @@ struct journal_options {
   // when the next batch (one append() call) does not fit; a batch larger
   // than this gets a segment of its own.
   // Default: 64 MiB.
-  // Cost: each new segment is reserved whole when created (see zero_fill).
+  // Cost: each new segment is reserved whole when created (see zero_fill);
+  // on tmpfs it is only sized, its memory taken as records land.
   // Failure: below 4 KiB, open() throws EINVAL.
   std::uint64_t segment_size = std::uint64_t{64} << 20;
 
@@ -79,7 +80,9 @@ struct journal_options {
   // bytes of pwritev, in 1 MiB pieces, before its fdatasync), so that no
   // commit into it carries zeros or records extent state.
   // Default: false; then the segment is reserved with fallocate, and the
-  // commit whose records pass the zeros written so far carries 256 KiB more.
+  // commit whose records pass the zeros written so far carries 256 KiB more
+  // (ext4, XFS and filesystems without a row of their own; on btrfs and
+  // tmpfs, no zeros ahead: docs/journal-format.md#writing).
   // Cost: true, that write at each segment's creation; false, a longer commit
   // once per 256 KiB. Neither writes zeros where the disk zeroes blocks
   // itself (FALLOC_FL_WRITE_ZEROES). Detail: docs/journal-format.md#writing

@@ -145,14 +145,13 @@ void stop_leading(journal_state& state, unsigned slot, bool writing) {
 }
 
 // The zeros to write after `run` bytes of records at the tail's offset:
-// none while they end before the tail's zeroed end; once they pass it, up to
-// zero_ahead_size past them (at most to the segment's end). Written before
-// the batch's fdatasync, they let that sync record the blocks as written,
-// so the next commits into them overwrite written blocks and their
-// fdatasync has no extent state to record. In a tail whose blocks are all
-// written but not cached: zeros to the page end, always.
-static_assert(zero_ahead_size <= zero_block_size);
-
+// none while they end before the tail's zeroed end; once they pass it, the
+// filesystem's zeros_ahead past them (filesystems.hpp; at most to the
+// segment's end). Written before the batch's fdatasync, they let that sync
+// record the blocks as written, so the next commits into them overwrite
+// written blocks and their fdatasync has no extent state to record. In a
+// tail whose blocks are all written but not cached: zeros to the page end,
+// always.
 std::span<const std::byte> zeros_after(const journal_state& state, std::size_t run) {
   std::uint64_t end = state.tail_offset + run;
   if (state.tail_uncached) {  // to the page end
@@ -160,7 +159,7 @@ std::span<const std::byte> zeros_after(const journal_state& state, std::size_t r
     return zero_block().first(static_cast<std::size_t>(to - end));
   }
   if (end <= state.tail_zeroed) return {};
-  std::uint64_t to = std::min(state.tail_capacity, end + zero_ahead_size);
+  std::uint64_t to = std::min(state.tail_capacity, end + state.choices->zeros_ahead);
   return zero_block().first(static_cast<std::size_t>(to - end));
 }
 

@@ -142,6 +142,7 @@ journal journal::open(const std::filesystem::path& dir, journal_options options)
   auto s = std::make_unique<detail::journal_state>();
   s->dir = std::move(directory);
   s->options = options;
+  s->choices = &detail::choices_for_directory(s->dir->native_handle());
   s->lock = std::move(lock);
   s->next_lsn = s->taken_end = s->durable_end = found.next_lsn;
   s->segments = found.segments;

@@ -22,6 +22,8 @@ class journal_directory {
   explicit journal_directory(const std::filesystem::path& path);
 
   const std::filesystem::path& path() const noexcept { return path_; }
+  // Its descriptor, for calls about the directory itself (its filesystem).
+  handle native_handle() const noexcept { return handle_.native_handle(); }
   std::filesystem::path path_of(std::string_view name) const { return path_ / name; }
 
   // The names in it, "." and ".." left out: listed through a handle of its

@@ -41,15 +41,36 @@ bool zeroed_by_disk(file& segment, std::uint64_t size) {
   throw_error(errno, "preallocate", segment.path(), 0);
 }
 
-// Reserves [0, size) of the new `segment` (create_segment() says how).
-segment_blocks reserve_blocks(file& segment, std::uint64_t size, bool zero_fill) {
-  if (zeroed_by_disk(segment, size)) return segment_blocks::written_uncached;
+// Asks for the new, empty `segment` to be overwritten in place. Where the
+// filesystem has no such attribute (EOPNOTSUPP, ENOTTY, EINVAL) it stays as
+// it is; throws system_error on any other failure.
+void keep_in_place(file& segment) {
+  if (sys().set_no_copy_on_write(segment.native_handle()) == 0) return;
+  if (errno == EOPNOTSUPP || errno == ENOTTY || errno == EINVAL) return;
+  throw_error(errno, "set no-copy-on-write", segment.path());
+}
+
+// Reserves [0, size) of `segment` with fallocate; where that is
+// unsupported, sizes it only (sparse, but the size is fixed all the same).
+void preallocate_or_size(file& segment, std::uint64_t size) {
   try {
     segment.preallocate(0, size);
   } catch (const std::system_error& e) {
     if (e.code().value() != EOPNOTSUPP) throw;
-    segment.resize(size);  // sparse, but the size is fixed all the same
+    segment.resize(size);
   }
+}
+
+// Reserves [0, size) of the new `segment` (create_segment() says how).
+segment_blocks reserve_blocks(file& segment, std::uint64_t size, bool zero_fill,
+                              const filesystem_choices& choices) {
+  if (choices.no_copy_on_write) keep_in_place(segment);
+  if (!choices.preallocate)
+    segment.resize(size);  // sparse: blocks are taken as records land
+  else if (zeroed_by_disk(segment, size))
+    return segment_blocks::written_uncached;
+  else
+    preallocate_or_size(segment, size);
   if (!zero_fill) return segment_blocks::unwritten;
   write_zeros(segment, size);
   return segment_blocks::written_cached;
@@ -99,7 +120,8 @@ std::span<const std::byte, zero_block_size> zero_block() {
 }
 
 new_segment create_segment(const journal_directory& dir, std::uint64_t number,
-                           std::uint64_t first_lsn, std::uint64_t size, bool zero_fill) {
+                           std::uint64_t first_lsn, std::uint64_t size, bool zero_fill,
+                           const filesystem_choices& choices) {
   std::string name = segment_name(number), temporary = name + ".tmp";
   file segment = dir.open_regular(temporary,
                                   {.mode = open_request::access::read_write,
@@ -107,7 +129,7 @@ new_segment create_segment(const journal_directory& dir, std::uint64_t number,
                                    .exclusive = true,
                                    .permissions = 0666},
                                   "a journal segment");
-  segment_blocks blocks = reserve_blocks(segment, size, zero_fill);
+  segment_blocks blocks = reserve_blocks(segment, size, zero_fill, choices);
   segment.write_at(encode_segment_header({.number = number, .first_lsn = first_lsn, .size = size}),
                    0);
   segment.sync_data();
@@ -169,7 +191,9 @@ void start_segment(journal_state& state, std::uint64_t number, std::uint64_t fir
             segment_blocks::written_uncached};
   }
   bool reused = next.segment.is_open();
-  if (!reused) next = create_segment(*state.dir, number, first_lsn, size, state.options.zero_fill);
+  if (!reused)
+    next = create_segment(*state.dir, number, first_lsn, size, state.options.zero_fill,
+                          *state.choices);
   if (state.tail.is_open())  // a rotation: the successor exists now, durably
     seal_segment(state.tail, state.tail_offset, state.tail_capacity,
                  {.next_lsn = first_lsn, .next_number = number, .salt = state.tail_salt});

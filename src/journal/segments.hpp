@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "journal/filesystems.hpp"
 #include "journal/journal_directory.hpp"
 #include "journal/state.hpp"
 #include "sluice/file.hpp"
@@ -41,16 +42,20 @@ struct new_segment {
 };
 
 // Creates segment `number` of `dir`, `size` bytes, first record `first_lsn`:
-// <name>.tmp is created and its blocks reserved, it is given its header and
-// fdatasynced, then renamed and the directory fsynced. The blocks are zeroed
-// by the disk where the kernel and the disk can do it without writing them
+// <name>.tmp is created, made to be overwritten in place where `choices`
+// says so (a refusal costs one or two ioctls and changes nothing else), its
+// blocks reserved, it is given its header and fdatasynced, then renamed and
+// the directory fsynced. Where `choices` says not to reserve blocks, the
+// file is only sized (sparse). Else the blocks are zeroed by the disk where
+// the kernel and the disk can do it without writing them
 // (FALLOC_FL_WRITE_ZEROES: Linux 6.17 or later, a disk with an unmapping
-// write-zeroes command; a refusal costs one system call); else preallocated
-// (where fallocate is unsupported, the file is sized, sparse) and, with
-// `zero_fill`, written with zeros. Throws system_error; a leftover .tmp is
-// harmless.
+// write-zeroes command; a refusal costs one system call), or preallocated
+// (where fallocate is unsupported, sized, sparse). With `zero_fill`, a
+// segment the disk did not zero is then written with zeros. Throws
+// system_error; a leftover .tmp is harmless.
 new_segment create_segment(const journal_directory& dir, std::uint64_t number,
-                           std::uint64_t first_lsn, std::uint64_t size, bool zero_fill);
+                           std::uint64_t first_lsn, std::uint64_t size, bool zero_fill,
+                           const filesystem_choices& choices);
 
 // Makes spare `spare` of `dir` segment `number`, first record `first_lsn`,
 // if it is `size` bytes long: its header is rewritten (marked reused, with

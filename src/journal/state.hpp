@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "journal/filesystems.hpp"
 #include "journal/journal_directory.hpp"
 #include "journal/recovery.hpp"
 #include "sluice/file.hpp"
@@ -61,6 +62,8 @@ struct journal_state {
   std::shared_ptr<const journal_directory> dir;
   const std::filesystem::path& path() const noexcept { return dir->path(); }
   journal_options options;
+  // How segments are made and written on the journal's filesystem.
+  const filesystem_choices* choices = &choices_for(filesystem::other);
   // Its lock file, open and locked (journal_lock.hpp) until close; not open
   // for a read-only journal whose directory has none.
   file lock;
@@ -130,12 +133,6 @@ inline std::uint64_t oldest_kept(const journal_state& state) {
 
 // Leaders between taking their batch and the end of their fdatasync.
 inline int syncs_in_flight(const journal_state& state) { return std::popcount(state.busy_syncers); }
-
-// Zeros written ahead of the records of a segment not zero-filled when
-// created: one commit per this many bytes also records its blocks as
-// written. Small enough that the commit carrying them is not a latency
-// spike (docs/journal-format.md).
-inline constexpr std::size_t zero_ahead_size = std::size_t{256} << 10;
 
 // With `lock` held: returns, with `lock` released, once every record up to
 // `lsn` is durable, leading whenever its record still waits in `pending`, no

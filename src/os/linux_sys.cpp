@@ -167,6 +167,13 @@ std::int64_t real_seek_region(handle h, std::int64_t offset, region what) {
   return ::lseek(h, static_cast<off_t>(offset), what == region::data ? SEEK_DATA : SEEK_HOLE);
 }
 
+int real_set_no_copy_on_write(handle h) {
+  int flags = 0;
+  if (::ioctl(h, FS_IOC_GETFLAGS, &flags) != 0) return -1;
+  flags |= FS_NOCOW_FL;
+  return ::ioctl(h, FS_IOC_SETFLAGS, &flags);
+}
+
 int real_rename(handle from_dir, const char* from, handle to_dir, const char* to) {
   return ::renameat(from_dir, from, to_dir, to);
 }
@@ -286,6 +293,7 @@ constexpr sys_table real_table{
     .writeback = real_writeback,
     .drop_cache = real_drop_cache,
     .seek_region = real_seek_region,
+    .set_no_copy_on_write = real_set_no_copy_on_write,
     .rename = real_rename,
     .remove = real_remove,
     .make_directory = real_make_directory,

@@ -182,6 +182,12 @@ struct sys_table {
   // hole (region::hole) at or after `offset`: -1 with ENXIO where there is
   // none; may refuse (EINVAL): the journal then reads everything.
   std::int64_t (*seek_region)(handle h, std::int64_t offset, region what);
+  // Makes the filesystem overwrite the file's blocks in place from now on
+  // instead of copying them on write (btrfs's No_COW attribute, which also
+  // stops its data checksums), for a file still empty. Two calls: read the
+  // attributes, set them. May refuse: EOPNOTSUPP, ENOTTY or EINVAL on a
+  // filesystem without the attribute (the file is then written as before).
+  int (*set_no_copy_on_write)(handle h);
 
   // ---- core: directories ----------------------------------------------
   // Renames `from` over `to`, replacing it atomically if it exists.

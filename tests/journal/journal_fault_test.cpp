@@ -23,6 +23,7 @@ namespace {
 using namespace sluice_test;
 using sluice::journal;
 using sluice::journal_options;
+using sluice::detail::filesystem;
 
 using journal_fault = dir_test;
 
@@ -219,16 +220,18 @@ TEST_F(journal_fault, zero_fill_writes_each_new_segment_once_and_the_default_doe
   expect_clean_prefix(records);
 }
 
-// By default each commit's one pwritev carries, once its records pass the
-// zeros written so far, 256 KiB of zeros after them (never past the
-// segment's end), so that the commits after it overwrite written blocks;
-// commits into a zero-filled segment write their records only.
+// On ext4 (and XFS, the same row of journal/filesystems.cpp) each commit's
+// one pwritev carries, once its records pass the zeros written so far,
+// 256 KiB of zeros after them (never past the segment's end), so that the
+// commits after it overwrite written blocks; commits into a zero-filled
+// segment write their records only.
 TEST_F(journal_fault, the_default_writes_zeros_ahead_of_its_records) {
   constexpr std::uint64_t segment = std::uint64_t{4} << 20;
   constexpr std::uint64_t header = 64, record = 64 * 1024, ahead = 256 * 1024;
   const std::string value(record - 24, 'v');
   {
     fake_sys fake;  // refuses to have the disk zero the segments
+    fake.report_filesystem(filesystem::ext4);
     auto log = journal::open(dir / "reserved", {.segment_size = segment});
     for (int i = 1; i <= 100; ++i) log.write(bytes_of(value));  // 63 in a segment, then 37
     std::uint64_t zeroed = header, records_end = header, previous_end = 0;
@@ -260,6 +263,7 @@ TEST_F(journal_fault, the_default_writes_zeros_ahead_of_its_records) {
     EXPECT_EQ(read_records(again).size(), 100u);
   }
   fake_sys fake;
+  fake.report_filesystem(filesystem::ext4);
   auto log = journal::open(dir / "filled", {.segment_size = segment, .zero_fill = true});
   std::size_t opening = bytes_written(fake);
   for (int i = 1; i <= 50; ++i) log.write(bytes_of(value));  // all in the first segment
@@ -277,6 +281,7 @@ TEST_F(journal_fault, a_segment_the_disk_zeroed_gets_only_page_end_padding) {
   for (bool zero_fill : {false, true}) {
     std::filesystem::path where = dir / (zero_fill ? "filled" : "reserved");
     fake_sys fake;
+    fake.report_filesystem(filesystem::ext4);
     fake.zero_by_disk();
     auto log = journal::open(where, {.segment_size = segment, .zero_fill = zero_fill});
     EXPECT_EQ(bytes_written(fake), header) << "zero_fill " << zero_fill;
@@ -314,9 +319,11 @@ TEST_F(journal_fault, a_reopened_segment_gets_zeros_ahead_only_past_its_written_
     journal_options options{.segment_size = segment, .zero_fill = zero_fill};
     {
       fake_sys fallocated;  // not zeroed by the disk, whatever it can
+      fallocated.report_filesystem(filesystem::ext4);
       journal::open(where, options).write(bytes_of(value));
     }
     fake_sys fake;
+    fake.report_filesystem(filesystem::ext4);
     auto log = journal::open(where, options);
     for (int i = 2; i <= 6; ++i) log.write(bytes_of(value));
     std::vector<std::size_t> sizes;
@@ -342,6 +349,7 @@ TEST_F(journal_fault, a_hole_right_after_the_last_record_gets_zeros_ahead) {
   const std::string first(page - 64 - 24, 'f');  // ends at 4096
   {
     fake_sys fallocated;  // not zeroed by the disk, whatever it can
+    fallocated.report_filesystem(filesystem::ext4);
     journal::open(dir.path(), options).write(bytes_of(first));
   }
   {
@@ -352,6 +360,7 @@ TEST_F(journal_fault, a_hole_right_after_the_last_record_gets_zeros_ahead) {
               0);
   }
   fake_sys fake;
+  fake.report_filesystem(filesystem::ext4);
   auto log = journal::open(dir.path(), options);
   log.write(bytes_of(payload(2)));
   ASSERT_EQ(fake.writes_at().size(), 1u);
@@ -361,6 +370,7 @@ TEST_F(journal_fault, a_hole_right_after_the_last_record_gets_zeros_ahead) {
 // EINTR before the disk zeroed anything: the call is made again.
 TEST_F(journal_fault, an_interrupted_disk_zeroing_is_asked_again) {
   fake_sys fake;
+  fake.report_filesystem(filesystem::ext4);
   fake.zero_by_disk();
   fake.fail(call::preallocate, 1, EINTR);
   auto log = journal::open(dir.path());
@@ -376,6 +386,7 @@ TEST_F(journal_fault, a_refused_disk_zeroing_falls_back_and_a_failed_one_throws)
   for (int refusal : {EOPNOTSUPP, EINVAL}) {
     std::filesystem::path where = dir / std::to_string(refusal);
     fake_sys fake;
+    fake.report_filesystem(filesystem::ext4);
     fake.zero_by_disk();
     fake.fail(call::preallocate, 1, refusal);
     auto log = journal::open(where);
@@ -385,6 +396,7 @@ TEST_F(journal_fault, a_refused_disk_zeroing_falls_back_and_a_failed_one_throws)
     EXPECT_EQ(fake.writes_at().back().requested, payload(1).size() + 24 + 256 * 1024);
   }
   fake_sys fake;
+  fake.report_filesystem(filesystem::ext4);
   fake.zero_by_disk();
   fake.fail(call::preallocate, 1, EIO);
   auto e = thrown([&] { journal::open(dir / "failing"); });

@@ -78,6 +78,8 @@ fake_sys::fake_sys()
           .writeback = writeback_entry,
           .drop_cache = forward<call::drop_cache, &sys_table::drop_cache>::entry,
           .seek_region = forward<call::seek_region, &sys_table::seek_region>::entry,
+          .set_no_copy_on_write =
+              forward<call::set_no_copy_on_write, &sys_table::set_no_copy_on_write>::entry,
           .rename = forward<call::rename, &sys_table::rename>::entry,
           .remove = forward<call::remove, &sys_table::remove>::entry,
           .make_directory = forward<call::make_directory, &sys_table::make_directory>::entry,

@@ -82,6 +82,7 @@ enum class call {
   writeback,
   drop_cache,
   seek_region,
+  set_no_copy_on_write,
   rename,
   remove,
   make_directory,
