@@ -43,6 +43,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
 #include <concepts>
 #include <cstddef>
@@ -264,6 +265,36 @@ struct buffered_file {
   bool error_thrown_ = false;
 };
 
+// What put_le and put_be write: integers of every width (not bool), float
+// and double (as their IEEE 754 bits).
+template <class T>
+concept fixed_width = (std::integral<T> && !std::same_as<T, bool>) || std::same_as<T, float> ||
+                      std::same_as<T, double>;
+
+// The unsigned integer of `T`'s size, holding its bits.
+template <fixed_width T>
+using bits_of = std::conditional_t<
+    sizeof(T) == 1, std::uint8_t,
+    std::conditional_t<sizeof(T) == 2, std::uint16_t,
+                       std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
+
+// `bits` with its bytes in the order `order` asks, as they lie in memory.
+template <std::endian order, class U>
+constexpr U in_order(U bits) noexcept {
+  static_assert(std::endian::native == std::endian::little ||
+                std::endian::native == std::endian::big);
+  if constexpr (order == std::endian::native || sizeof(U) == 1) {
+    return bits;
+  } else {
+    U swapped = 0;
+    for (std::size_t i = 0; i < sizeof(U); ++i) {
+      swapped = static_cast<U>((swapped << 8) | (bits & 0xff));
+      bits = static_cast<U>(bits >> 8);
+    }
+    return swapped;
+  }
+}
+
 template <class T>
 concept print_integer = std::integral<T> && !std::same_as<T, bool> && !std::same_as<T, char> &&
                         !std::same_as<T, wchar_t> && !std::same_as<T, char8_t> &&
@@ -299,11 +330,22 @@ class writer : private detail::buffered_file {
   // Flushes and closes; never throws (see the error contract above).
   ~writer();
 
+  // Writes one byte. A char, a signed or unsigned char (std::uint8_t) or a
+  // std::byte; any other type (an int, an unsigned) does not compile, so that
+  // a value is never cut to a byte unseen: say static_cast<char>(v), or
+  // put_le(v) for all its bytes.
+  // Cost: a bounds check and a store; a full buffer goes to the OS on the way.
+  // Failure: as write() below.
   void put(char c) {
     if (pos_ == end_) [[unlikely]]
       return put_slow(c);
     *pos_++ = c;
   }
+  void put(signed char c) { put(static_cast<char>(c)); }
+  void put(unsigned char c) { put(static_cast<char>(c)); }
+  void put(std::byte b) { put(static_cast<char>(b)); }
+  template <class T>
+  void put(T) = delete;
 
   // Copies `text` after the bytes buffered; a full buffer goes to the OS
   // (or the write-behind engine) on the way. Nothing here allocates, but a
@@ -321,8 +363,46 @@ class writer : private detail::buffered_file {
     pos_ += text.size();
   }
 
-  void write(std::span<const std::byte> bytes) {
-    write(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+  // A bare `const char*` (or `char*`) does not compile: it would be written
+  // up to its first NUL, which a pointer to binary data is not meant to be
+  // (docs/writer.md#binary-output). Say write(data, size) for bytes, or
+  // write(std::string_view(text)) for a C string; string literals, char
+  // arrays and strings are accepted as they are.
+  template <class C>
+    requires std::same_as<std::remove_cv_t<C>, char>
+  void write(C* const& text) = delete;
+
+  // Binary output: `size` bytes from `data`, as fwrite(data, 1, size, f).
+  // Cost and failure: as write(std::string_view).
+  void write(const void* data, std::size_t size) {
+    write(std::string_view(static_cast<const char*>(data), size));
+  }
+  void write(std::span<const std::byte> bytes) { write(bytes.data(), bytes.size()); }
+  // The bytes of `items`, of any trivially copyable type, in host byte order
+  // (put_le / put_be below for a fixed order).
+  template <class T, std::size_t N>
+    requires std::is_trivially_copyable_v<T>
+  void write(std::span<T, N> items) {
+    write(items.data(), items.size_bytes());
+  }
+
+  // `value`'s bytes, least significant first (put_le) or most significant
+  // first (put_be), whatever the host's order: any integer but bool, or a
+  // float or double as its IEEE 754 bits (NaN payloads and -0.0 included).
+  // put_le<std::uint16_t>(n) writes a 16-bit field (n is converted first, as
+  // for any argument).
+  // Cost: inline, a bounds check and one store of sizeof(T) bytes (with a
+  // byte swap where the order is not the host's): no more than as many
+  // put()s. Measured: docs/performance.md#binary-output
+  // Failure: as write() above; a value that does not fit in the buffer's
+  // room goes through the slow path whole.
+  template <detail::fixed_width T>
+  void put_le(T value) {
+    put_bits(detail::in_order<std::endian::little>(std::bit_cast<detail::bits_of<T>>(value)));
+  }
+  template <detail::fixed_width T>
+  void put_be(T value) {
+    put_bits(detail::in_order<std::endian::big>(std::bit_cast<detail::bits_of<T>>(value)));
   }
 
   // Decimal, like std::to_chars.
@@ -409,6 +489,14 @@ class writer : private detail::buffered_file {
     auto room = reserve(max_size);
     commit(static_cast<std::size_t>(
         std::to_chars(room.data(), room.data() + room.size(), value).ptr - room.data()));
+  }
+  // The bytes of `bits` as they lie in memory.
+  template <class U>
+  void put_bits(U bits) {
+    if (static_cast<std::size_t>(end_ - pos_) < sizeof bits) [[unlikely]]
+      return write_slow(reinterpret_cast<const char*>(&bits), sizeof bits);
+    std::memcpy(pos_, &bits, sizeof bits);
+    pos_ += sizeof bits;
   }
   bool open_target(const std::filesystem::path& path, const writer_options& options);
   void open_replacement(const std::filesystem::path& path, bool direct);
