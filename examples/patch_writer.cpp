@@ -85,7 +85,7 @@ void write_with_sluice(const char* path, const std::vector<edit>& edits) {
     }
   }
   out.put_be(std::uint32_t{0x454e4421});  // "END!"
-  out.close();  // throws if any byte could not be written
+  out.close();                            // throws if any byte could not be written
 }
 
 // --- with stdio -------------------------------------------------------------

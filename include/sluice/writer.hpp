@@ -40,6 +40,15 @@
 //   sluice::writer piped(sluice::file::borrow(STDOUT_FILENO, "standard output"));
 //   piped.write("works for `prog | gzip` as for `prog > file`\n");
 //   piped.close();  // flushes; fd 1 stays open
+//
+//   // Binary: fixed-width fields in a stated byte order, and raw bytes.
+//   sluice::writer patch("out.patch");
+//   patch.write("PTCH", 4);                    // write(data, size), as fwrite
+//   patch.put_le(std::uint16_t{1});            // 01 00, on any host
+//   patch.put_be(std::uint32_t{0x0a0b0c0d});   // 0a 0b 0c 0d
+//   patch.put(std::byte{0x7f});
+//   patch.write(std::span(samples));           // a vector<float>'s bytes, host order
+//   patch.close();
 #pragma once
 
 #include <algorithm>
@@ -57,6 +66,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 
 #include "sluice/file.hpp"
 #include "sluice/format.hpp"
@@ -280,6 +290,13 @@ using bits_of = std::conditional_t<
     std::conditional_t<sizeof(T) == 2, std::uint16_t,
                        std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
 
+// `bits` with its bytes in reverse order. Spelt as shifts, which GCC and
+// Clang make one bswap (or rol) instruction; a loop here was left a loop.
+template <class U, std::size_t... i>
+constexpr U reversed(U bits, std::index_sequence<i...>) noexcept {
+  return static_cast<U>(((((bits >> (8 * i)) & U{0xff}) << (8 * (sizeof(U) - 1 - i))) | ...));
+}
+
 // `bits` with its bytes in the order `order` asks, as they lie in memory.
 template <std::endian order, class U>
 constexpr U in_order(U bits) noexcept {
@@ -288,12 +305,7 @@ constexpr U in_order(U bits) noexcept {
   if constexpr (order == std::endian::native || sizeof(U) == 1) {
     return bits;
   } else {
-    U swapped = 0;
-    for (std::size_t i = 0; i < sizeof(U); ++i) {
-      swapped = static_cast<U>((swapped << 8) | (bits & 0xff));
-      bits = static_cast<U>(bits >> 8);
-    }
-    return swapped;
+    return reversed(bits, std::make_index_sequence<sizeof(U)>{});
   }
 }
 
@@ -371,8 +383,8 @@ class writer : private detail::buffered_file {
   // write(std::string_view(text)) for a C string; string literals, char
   // arrays and strings are accepted as they are.
   template <class C>
-    requires std::same_as<std::remove_cv_t<C>, char>
-  void write(C* const& text) = delete;
+  requires std::same_as < std::remove_cv_t<C>,
+  char > void write(C* const& text) = delete;
 
   // Binary output: `size` bytes from `data`, as fwrite(data, 1, size, f).
   // Cost and failure: as write(std::string_view).
@@ -383,10 +395,8 @@ class writer : private detail::buffered_file {
   // The bytes of `items`, of any trivially copyable type, in host byte order
   // (put_le / put_be below for a fixed order).
   template <class T, std::size_t N>
-    requires std::is_trivially_copyable_v<T>
-  void write(std::span<T, N> items) {
-    write(items.data(), items.size_bytes());
-  }
+  requires std::is_trivially_copyable_v<T>
+  void write(std::span<T, N> items) { write(items.data(), items.size_bytes()); }
 
   // `value`'s bytes, least significant first (put_le) or most significant
   // first (put_be), whatever the host's order: any integer but bool, or a
@@ -492,11 +502,12 @@ class writer : private detail::buffered_file {
     commit(static_cast<std::size_t>(
         std::to_chars(room.data(), room.data() + room.size(), value).ptr - room.data()));
   }
-  // The bytes of `bits` as they lie in memory.
+  // The bytes of `bits` as they lie in memory. The slow path takes them by
+  // value, so that they need not be stored anywhere but in the buffer.
   template <class U>
   void put_bits(U bits) {
     if (static_cast<std::size_t>(end_ - pos_) < sizeof bits) [[unlikely]]
-      return write_slow(reinterpret_cast<const char*>(&bits), sizeof bits);
+      return put_bits_slow(bits, sizeof bits);
     std::memcpy(pos_, &bits, sizeof bits);
     pos_ += sizeof bits;
   }
@@ -516,6 +527,8 @@ class writer : private detail::buffered_file {
   void sync_data_or_fail();
   void put_slow(char c);
   void write_slow(const char* data, std::size_t size);
+  // put_bits of a `size`-byte unsigned `bits`, widened, when it does not fit.
+  void put_bits_slow(std::uint64_t bits, std::size_t size);
   void make_room(std::size_t n);
   void report_after_failure(std::exception_ptr closing) const noexcept;
   void check_usable();

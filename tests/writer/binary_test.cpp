@@ -32,7 +32,8 @@ std::string bytes(std::initializer_list<unsigned> list) {
 // by the host's memory order).
 std::string little_endian(std::uint64_t value, std::size_t width) {
   std::string out;
-  for (std::size_t i = 0; i < width; ++i) out.push_back(static_cast<char>((value >> (8 * i)) & 0xff));
+  for (std::size_t i = 0; i < width; ++i)
+    out.push_back(static_cast<char>((value >> (8 * i)) & 0xff));
   return out;
 }
 
@@ -77,7 +78,7 @@ TEST_F(writer_binary, spans_of_any_trivially_copyable_type_write_their_bytes_in_
   auto path = dir / "out.bin";
   writer out(path);
   out.write(std::span(words));
-  out.write(std::span(small));           // a fixed extent
+  out.write(std::span(small));  // a fixed extent
   out.write(std::span<const pair>(pairs));
   out.write(std::as_bytes(std::span(words)).subspan(1, 2));  // std::span<const std::byte> as before
   out.close();
@@ -173,13 +174,12 @@ TEST_F(writer_binary, floats_are_written_as_their_ieee_bits) {
   out.put_be(std::bit_cast<double>(0x7ff0000000000123ull));
   out.put_le(std::numeric_limits<double>::denorm_min());
   out.close();
-  std::string expected = bytes({0x00, 0x00, 0x80, 0x3f}) + bytes({0x3f, 0x80, 0x00, 0x00}) +
-                         bytes({0, 0, 0, 0, 0, 0, 0, 0x80}) + bytes({0x80, 0, 0, 0, 0, 0, 0, 0}) +
-                         bytes({0xc0, 0x04, 0, 0, 0, 0, 0, 0}) +
-                         bytes({0, 0, 0, 0, 0, 0, 0xf0, 0x7f}) + bytes({0xff, 0xc0, 0x00, 0x01}) +
-                         bytes({0x01, 0x00, 0x80, 0x7f}) +
-                         bytes({0x7f, 0xf0, 0, 0, 0, 0, 0x01, 0x23}) +
-                         bytes({0x01, 0, 0, 0, 0, 0, 0, 0});
+  std::string expected =
+      bytes({0x00, 0x00, 0x80, 0x3f}) + bytes({0x3f, 0x80, 0x00, 0x00}) +
+      bytes({0, 0, 0, 0, 0, 0, 0, 0x80}) + bytes({0x80, 0, 0, 0, 0, 0, 0, 0}) +
+      bytes({0xc0, 0x04, 0, 0, 0, 0, 0, 0}) + bytes({0, 0, 0, 0, 0, 0, 0xf0, 0x7f}) +
+      bytes({0xff, 0xc0, 0x00, 0x01}) + bytes({0x01, 0x00, 0x80, 0x7f}) +
+      bytes({0x7f, 0xf0, 0, 0, 0, 0, 0x01, 0x23}) + bytes({0x01, 0, 0, 0, 0, 0, 0, 0});
   EXPECT_EQ(read_all(path), expected);
 }
 
