@@ -277,6 +277,14 @@ struct buffered_file {
   bool error_thrown_ = false;
 };
 
+// `char`, const or not: what a pointer writer::write refuses points to.
+template <class C>
+concept plain_char = std::is_same_v<char, std::remove_cv_t<C>>;
+
+// What writer::write(std::span) takes the bytes of.
+template <class T>
+concept trivially_copyable = std::is_trivially_copyable_v<T>;
+
 // What put_le and put_be write: integers of every width (not bool), float
 // and double (as their IEEE 754 bits).
 template <class T>
@@ -382,9 +390,8 @@ class writer : private detail::buffered_file {
   // (docs/writer.md#binary-output). Say write(data, size) for bytes, or
   // write(std::string_view(text)) for a C string; string literals, char
   // arrays and strings are accepted as they are.
-  template <class C>
-  requires std::same_as < std::remove_cv_t<C>,
-  char > void write(C* const& text) = delete;
+  template <detail::plain_char C>
+  void write(C* const& text) = delete;
 
   // Binary output: `size` bytes from `data`, as fwrite(data, 1, size, f).
   // Cost and failure: as write(std::string_view).
@@ -394,9 +401,10 @@ class writer : private detail::buffered_file {
   void write(std::span<const std::byte> bytes) { write(bytes.data(), bytes.size()); }
   // The bytes of `items`, of any trivially copyable type, in host byte order
   // (put_le / put_be below for a fixed order).
-  template <class T, std::size_t N>
-  requires std::is_trivially_copyable_v<T>
-  void write(std::span<T, N> items) { write(items.data(), items.size_bytes()); }
+  template <detail::trivially_copyable T, std::size_t N>
+  void write(std::span<T, N> items) {
+    write(items.data(), items.size_bytes());
+  }
 
   // `value`'s bytes, least significant first (put_le) or most significant
   // first (put_be), whatever the host's order: any integer but bool, or a
