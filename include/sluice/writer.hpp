@@ -400,7 +400,8 @@ class writer : private detail::buffered_file {
   }
   void write(std::span<const std::byte> bytes) { write(bytes.data(), bytes.size()); }
   // The bytes of `items`, of any trivially copyable type, in host byte order
-  // (put_le / put_be below for a fixed order).
+  // (put_le / put_be below for a fixed order), padding included.
+  // Cost and failure: as write(std::string_view).
   template <detail::trivially_copyable T, std::size_t N>
   void write(std::span<T, N> items) {
     write(items.data(), items.size_bytes());
@@ -413,9 +414,9 @@ class writer : private detail::buffered_file {
   // for any argument).
   // Cost: inline, a bounds check and one store of sizeof(T) bytes (with a
   // byte swap where the order is not the host's): no more than as many
-  // put()s. Measured: docs/performance.md#binary-output
-  // Failure: as write() above; a value that does not fit in the buffer's
-  // room goes through the slow path whole.
+  // put()s. Measured: docs/performance.md#binary-output-put_le-at-the-hand-buffers-speed
+  // Failure: as write() above, which a value that does not fit in the
+  // buffer's room goes through: its bytes are those of a write() of them.
   template <detail::fixed_width T>
   void put_le(T value) {
     put_bits(detail::in_order<std::endian::little>(std::bit_cast<detail::bits_of<T>>(value)));
