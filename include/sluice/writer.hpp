@@ -388,10 +388,23 @@ class writer : private detail::buffered_file {
   // A bare `const char*` (or `char*`) does not compile: it would be written
   // up to its first NUL, which a pointer to binary data is not meant to be
   // (docs/writer.md#binary-output). Say write(data, size) for bytes, or
-  // write(std::string_view(text)) for a C string; string literals, char
-  // arrays and strings are accepted as they are.
+  // write(std::string_view(text)) for a C string.
   template <detail::plain_char C>
   void write(C* const& text) = delete;
+  // Nor does a `char` array that is not const: a buffer, whose bytes past a
+  // NUL would be lost the same way. Say write(buffer, size), or
+  // write(std::string_view(buffer)) for the C string in it.
+  template <std::size_t N>
+  void write(char (&buffer)[N]) = delete;
+  // A string literal, or any const `char` array: its characters up to the
+  // first NUL, and never past its end (an array without a NUL is written
+  // whole). Cost: the search for the NUL, which the compiler does for a
+  // literal; then as write(std::string_view).
+  template <std::size_t N>
+  void write(const char (&text)[N]) {
+    const char* nul = std::char_traits<char>::find(text, N, '\0');
+    write(std::string_view(text, nul ? static_cast<std::size_t>(nul - text) : N));
+  }
 
   // Binary output: `size` bytes from `data`, as fwrite(data, 1, size, f).
   // Cost and failure: as write(std::string_view).

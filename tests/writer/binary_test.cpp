@@ -67,6 +67,25 @@ TEST_F(writer_binary, write_of_a_pointer_and_a_size_writes_every_byte_nuls_inclu
   EXPECT_EQ(read_all(path), data + data.substr(0, 2));
 }
 
+TEST_F(writer_binary, a_const_char_array_is_written_up_to_its_nul_and_never_past_its_end) {
+  // What follows the NUL-less magic in memory: a C string's search would
+  // run on into it (to "SPCH!!!").
+  struct header {
+    char magic[4];
+    char next[4];
+  };
+  static constexpr header h = {{'S', 'P', 'C', 'H'}, {'!', '!', '!', '\0'}};
+  const char padded[8] = "ab";
+  auto path = dir / "out.bin";
+  writer out(path);
+  out.write(h.magic);  // no NUL: written whole
+  out.write(padded);
+  out.write("literal");
+  out.write("");
+  out.close();
+  EXPECT_EQ(read_all(path), "SPCHabliteral");
+}
+
 TEST_F(writer_binary, spans_of_any_trivially_copyable_type_write_their_bytes_in_host_order) {
   struct pair {
     std::uint16_t a;

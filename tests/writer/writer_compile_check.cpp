@@ -18,9 +18,9 @@
 #endif
 
 void accepted(sluice::writer& out, const void* data, const char* text, const std::string& s) {
-  char array[8] = "abc";
+  const char array[8] = "abc";
   out.write("a string literal");
-  out.write(array);
+  out.write(array);  // a const array: up to its NUL
   out.write(s);
   out.write(std::string_view(text));  // a C string, said so
   out.write(data, 4);
@@ -39,6 +39,7 @@ void accepted(sluice::writer& out, const void* data, const char* text, const std
 
 void one_case(sluice::writer& out, const void* data, char* mutable_text, const char* text,
               unsigned u, int i) {
+  char buffer[16] = {};
 #if defined(SLUICE_CASE_WRITE_CAST_POINTER)
   // fwrite(data, 1, n, f) ported with a cast: would stop at the first NUL.
   SLUICE_PICK(out.write(static_cast<const char*>(data)), out.write(data, 4));
@@ -46,6 +47,9 @@ void one_case(sluice::writer& out, const void* data, char* mutable_text, const c
   SLUICE_PICK(out.write(text), out.write(std::string_view(text)));
 #elif defined(SLUICE_CASE_WRITE_CHAR_POINTER)
   SLUICE_PICK(out.write(mutable_text), out.write(std::string_view(mutable_text)));
+#elif defined(SLUICE_CASE_WRITE_CHAR_ARRAY)
+  // A buffer read with fread, written back without its size.
+  SLUICE_PICK(out.write(buffer), out.write(buffer, sizeof buffer));
 #elif defined(SLUICE_CASE_PUT_UNSIGNED)
   // Would keep the low byte only.
   SLUICE_PICK(out.put(u), out.put(static_cast<unsigned char>(u)));
@@ -55,5 +59,5 @@ void one_case(sluice::writer& out, const void* data, char* mutable_text, const c
   // 'a' + 1 is an int.
   SLUICE_PICK(out.put('a' + 1), out.put(static_cast<char>('a' + 1)));
 #endif
-  (void)out, (void)data, (void)mutable_text, (void)text, (void)u, (void)i;
+  (void)out, (void)data, (void)mutable_text, (void)text, (void)u, (void)i, (void)buffer;
 }
