@@ -6,7 +6,7 @@
 # fragment an "after close" observation. Needs no interpreter but CMake.
 cmake_minimum_required(VERSION 3.19)  # string(JSON)
 
-set(scenarios bytes text convert bin2text gather large fragment durable journal)
+set(scenarios bytes text convert bin2text gather patch large fragment durable journal)
 file(REMOVE ${JSON})
 execute_process(
   COMMAND ${BENCH} --size 1M --repeat 1 --json ${JSON}

@@ -16,7 +16,7 @@ constexpr std::uint64_t mib = 1024 * 1024;
 // `bytes` has twice that on disk at most: the run's output and the
 // runner's reference copy of the first good one.
 
-// bytes, text, convert, gather, large, durable: an output of `size` bytes
+// bytes, text, convert, gather, patch, large, durable: an output of `size` bytes
 // (or a line, an element or a transaction more), and gather's whole
 // 1 MiB piece set at least.
 std::uint64_t one_output(std::uint64_t size) { return saturating_mul(2, std::max(size, mib)); }
@@ -30,7 +30,7 @@ std::uint64_t xml_and_input(std::uint64_t size) {
   return saturating_add(one_output(size), size / 2);
 }
 
-constexpr std::array<scenario, 9> all = {{
+constexpr std::array<scenario, 10> all = {{
     {"bytes", "one byte per call: stdio, iostreams, {fmt}, a hand buffer, sluice put", 32 * mib,
      make_bytes, one_output},
     {"text", "\"All work and no play...\" lines of a few pieces each", 64 * mib, make_text,
@@ -42,6 +42,8 @@ constexpr std::array<scenario, 9> all = {{
      32 * mib, make_bin2text, xml_and_input},
     {"gather", "many small pieces: write(2) each, writev, sluice writer and write_gather", 32 * mib,
      make_gather, one_output},
+    {"patch", "a delta tool's matches: little-endian fields and literals, stdio, iostreams, sluice",
+     64 * mib, make_patch, one_output},
     {"large",
      "1 MiB pieces: write(2), sluice writer (normal, no_cache, direct), what each leaves cached",
      256 * mib, make_large, one_output},

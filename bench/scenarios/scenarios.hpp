@@ -23,7 +23,8 @@ struct scenario {
   std::uint64_t (*disk_needed)(std::uint64_t size);
 };
 
-// bytes, text, convert, gather, large, fragment, durable, journal: the order of the report.
+// bytes, text, convert, bin2text, gather, patch, large, fragment, durable, journal: the
+// order of the report.
 std::span<const scenario> scenarios();
 
 std::vector<bench_case> make_bytes(std::uint64_t size);
@@ -31,6 +32,7 @@ std::vector<bench_case> make_text(std::uint64_t size);
 std::vector<bench_case> make_convert(std::uint64_t size);
 std::vector<bench_case> make_bin2text(std::uint64_t size);
 std::vector<bench_case> make_gather(std::uint64_t size);
+std::vector<bench_case> make_patch(std::uint64_t size);
 std::vector<bench_case> make_large(std::uint64_t size);
 std::vector<bench_case> make_fragment(std::uint64_t size);
 std::vector<bench_case> make_durable(std::uint64_t size);

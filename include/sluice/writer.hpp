@@ -40,9 +40,19 @@
 //   sluice::writer piped(sluice::file::borrow(STDOUT_FILENO, "standard output"));
 //   piped.write("works for `prog | gzip` as for `prog > file`\n");
 //   piped.close();  // flushes; fd 1 stays open
+//
+//   // Binary: fixed-width fields in a stated byte order, and raw bytes.
+//   sluice::writer patch("out.patch");
+//   patch.write("PTCH", 4);                    // write(data, size), as fwrite
+//   patch.put_le(std::uint16_t{1});            // 01 00, on any host
+//   patch.put_be(std::uint32_t{0x0a0b0c0d});   // 0a 0b 0c 0d
+//   patch.put(std::byte{0x7f});
+//   patch.write(std::span(samples));           // a vector<float>'s bytes, host order
+//   patch.close();
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
 #include <concepts>
 #include <cstddef>
@@ -56,6 +66,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 
 #include "sluice/file.hpp"
 #include "sluice/format.hpp"
@@ -267,6 +278,46 @@ struct buffered_file {
   bool error_thrown_ = false;
 };
 
+// `char`, const or not: what a pointer writer::write refuses points to.
+template <class C>
+concept plain_char = std::is_same_v<char, std::remove_cv_t<C>>;
+
+// What writer::write(std::span) takes the bytes of.
+template <class T>
+concept trivially_copyable = std::is_trivially_copyable_v<T>;
+
+// What put_le and put_be write: integers of every width (not bool), float
+// and double (as their IEEE 754 bits).
+template <class T>
+concept fixed_width = (std::integral<T> && !std::same_as<T, bool>) || std::same_as<T, float> ||
+                      std::same_as<T, double>;
+
+// The unsigned integer of `T`'s size, holding its bits.
+template <fixed_width T>
+using bits_of = std::conditional_t<
+    sizeof(T) == 1, std::uint8_t,
+    std::conditional_t<sizeof(T) == 2, std::uint16_t,
+                       std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
+
+// `bits` with its bytes in reverse order. Spelt as shifts, which GCC and
+// Clang make one bswap (or rol) instruction; a loop here was left a loop.
+template <class U, std::size_t... i>
+constexpr U reversed(U bits, std::index_sequence<i...>) noexcept {
+  return static_cast<U>(((((bits >> (8 * i)) & U{0xff}) << (8 * (sizeof(U) - 1 - i))) | ...));
+}
+
+// `bits` with its bytes in the order `order` asks, as they lie in memory.
+template <std::endian order, class U>
+constexpr U in_order(U bits) noexcept {
+  static_assert(std::endian::native == std::endian::little ||
+                std::endian::native == std::endian::big);
+  if constexpr (order == std::endian::native || sizeof(U) == 1) {
+    return bits;
+  } else {
+    return reversed(bits, std::make_index_sequence<sizeof(U)>{});
+  }
+}
+
 template <class T>
 concept print_integer = std::integral<T> && !std::same_as<T, bool> && !std::same_as<T, char> &&
                         !std::same_as<T, wchar_t> && !std::same_as<T, char8_t> &&
@@ -302,11 +353,22 @@ class writer : private detail::buffered_file {
   // Flushes and closes; never throws (see the error contract above).
   ~writer();
 
+  // Writes one byte. A char, a signed or unsigned char (std::uint8_t) or a
+  // std::byte; any other type (an int, an unsigned) does not compile, so that
+  // a value is never cut to a byte unseen: say static_cast<char>(v), or
+  // put_le(v) for all its bytes.
+  // Cost: a bounds check and a store; a full buffer goes to the OS on the way.
+  // Failure: as write() below.
   void put(char c) {
     if (pos_ == end_) [[unlikely]]
       return put_slow(c);
     *pos_++ = c;
   }
+  void put(signed char c) { put(static_cast<char>(c)); }
+  void put(unsigned char c) { put(static_cast<char>(c)); }
+  void put(std::byte b) { put(static_cast<char>(b)); }
+  template <class T>
+  void put(T) = delete;
 
   // Copies `text` after the bytes buffered; a full buffer goes to the OS
   // (or the write-behind engine) on the way. Nothing here allocates, but a
@@ -324,8 +386,58 @@ class writer : private detail::buffered_file {
     pos_ += text.size();
   }
 
-  void write(std::span<const std::byte> bytes) {
-    write(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+  // A bare `const char*` (or `char*`) does not compile: it would be written
+  // up to its first NUL, which a pointer to binary data is not meant to be
+  // (docs/writer.md#binary-output). Say write(data, size) for bytes, or
+  // write(std::string_view(text)) for a C string.
+  template <detail::plain_char C>
+  void write(C* const& text) = delete;
+  // Nor does a `char` array that is not const: a buffer, whose bytes past a
+  // NUL would be lost the same way. Say write(buffer, size), or
+  // write(std::string_view(buffer)) for the C string in it.
+  template <std::size_t N>
+  void write(char (&buffer)[N]) = delete;
+  // A string literal, or any const `char` array: its characters up to the
+  // first NUL, and never past its end (an array without a NUL is written
+  // whole). Cost: the search for the NUL, which the compiler does for a
+  // literal; then as write(std::string_view).
+  template <std::size_t N>
+  void write(const char (&text)[N]) {
+    const char* nul = std::char_traits<char>::find(text, N, '\0');
+    write(std::string_view(text, nul ? static_cast<std::size_t>(nul - text) : N));
+  }
+
+  // Binary output: `size` bytes from `data`, as fwrite(data, 1, size, f).
+  // Cost and failure: as write(std::string_view).
+  void write(const void* data, std::size_t size) {
+    write(std::string_view(static_cast<const char*>(data), size));
+  }
+  void write(std::span<const std::byte> bytes) { write(bytes.data(), bytes.size()); }
+  // The bytes of `items`, of any trivially copyable type, in host byte order
+  // (put_le / put_be below for a fixed order), padding included.
+  // Cost and failure: as write(std::string_view).
+  template <detail::trivially_copyable T, std::size_t N>
+  void write(std::span<T, N> items) {
+    write(items.data(), items.size_bytes());
+  }
+
+  // `value`'s bytes, least significant first (put_le) or most significant
+  // first (put_be), whatever the host's order: any integer but bool, or a
+  // float or double as its IEEE 754 bits (NaN payloads and -0.0 included).
+  // put_le<std::uint16_t>(n) writes a 16-bit field (n is converted first, as
+  // for any argument).
+  // Cost: inline, a bounds check and one store of sizeof(T) bytes (with a
+  // byte swap where the order is not the host's): no more than as many
+  // put()s. Measured: docs/performance.md#binary-output-put_le-at-the-hand-buffers-speed
+  // Failure: as write() above, which a value that does not fit in the
+  // buffer's room goes through: its bytes are those of a write() of them.
+  template <detail::fixed_width T>
+  void put_le(T value) {
+    put_bits(detail::in_order<std::endian::little>(std::bit_cast<detail::bits_of<T>>(value)));
+  }
+  template <detail::fixed_width T>
+  void put_be(T value) {
+    put_bits(detail::in_order<std::endian::big>(std::bit_cast<detail::bits_of<T>>(value)));
   }
 
   // Decimal, like std::to_chars.
@@ -413,6 +525,15 @@ class writer : private detail::buffered_file {
     commit(static_cast<std::size_t>(
         std::to_chars(room.data(), room.data() + room.size(), value).ptr - room.data()));
   }
+  // The bytes of `bits` as they lie in memory. The slow path takes them by
+  // value, so that they need not be stored anywhere but in the buffer.
+  template <class U>
+  void put_bits(U bits) {
+    if (static_cast<std::size_t>(end_ - pos_) < sizeof bits) [[unlikely]]
+      return put_bits_slow(bits, sizeof bits);
+    std::memcpy(pos_, &bits, sizeof bits);
+    pos_ += sizeof bits;
+  }
   bool open_target(const std::filesystem::path& path, const writer_options& options);
   void open_replacement(const std::filesystem::path& path, bool direct);
   bool open_synced(const std::filesystem::path& path, bool direct, bool keep);
@@ -429,6 +550,8 @@ class writer : private detail::buffered_file {
   void sync_data_or_fail();
   void put_slow(char c);
   void write_slow(const char* data, std::size_t size);
+  // put_bits of a `size`-byte unsigned `bits`, widened, when it does not fit.
+  void put_bits_slow(std::uint64_t bits, std::size_t size);
   void make_room(std::size_t n);
   void report_after_failure(std::exception_ptr closing) const noexcept;
   void check_usable();

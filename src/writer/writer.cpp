@@ -3,7 +3,9 @@
 // file holds the buffer, the sticky error and the order of close().
 #include "sluice/writer.hpp"
 
+#include <bit>
 #include <cerrno>
+#include <cstring>
 #include <limits>
 #include <new>
 #include <string>
@@ -204,6 +206,14 @@ void writer::put_slow(char c) {
 void writer::write_slow(const char* data, std::size_t size) {
   check_usable();
   flush_->write(*this, {data, size});
+}
+
+void writer::put_bits_slow(std::uint64_t bits, std::size_t size) {
+  // The narrower value's bytes are the low-order ones of `bits`: first in
+  // memory on a little-endian host, last on a big-endian one.
+  char bytes[sizeof bits];
+  std::memcpy(bytes, &bits, sizeof bits);
+  write_slow(std::endian::native == std::endian::little ? bytes : bytes + sizeof bits - size, size);
 }
 
 void writer::make_room(std::size_t n) {

@@ -4,6 +4,7 @@
 // what it wrote does not read back. argv[1]: a scratch directory.
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -50,6 +51,20 @@ bool writer_round_trip(const std::filesystem::path& dir) {
   replaced.write(read_all(path));
   replaced.close();
   return told && read_all(path) == "sluice 42 0.5 x\n";
+}
+
+// Binary output, written behind: through io_uring where the library was
+// built with liburing, which a shared libsluice then links by itself.
+bool binary_round_trip(const std::filesystem::path& dir) {
+  auto path = dir / "binary.bin";
+  const unsigned char blob[3] = {0, 1, 0};
+  sluice::writer out(path, {.write_behind = true});
+  out.write(blob, sizeof blob);
+  out.put_le(std::uint16_t{0x0201});
+  out.put_be(std::uint32_t{0x03040506});
+  out.put(std::byte{7});
+  out.close();
+  return read_all(path) == std::string("\0\1\0\1\2\3\4\5\6\7", 10);
 }
 
 // sluice::file through open_options, and its queries on a const file.
@@ -111,5 +126,6 @@ int main(int argc, char** argv) {
   if (!file_round_trip(dir)) return 4;
   if (!ostream_round_trip(dir)) return 5;
   if (!journal_round_trip(dir)) return 6;
+  if (!binary_round_trip(dir)) return 7;
   return 0;
 }

@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <functional>
 #include <optional>
@@ -58,6 +60,8 @@ void expect_stuck(writer& out, const fake_sys& fake, const sluice::write_error& 
   expect_same("flush", [&] { out.flush(); });
   expect_same("print", [&] { out.print(12345); });
   expect_same("print double", [&] { out.print(0.5); });
+  expect_same("put_le", [&] { out.put_le(std::uint16_t{1}); });
+  expect_same("binary write", [&] { out.write(attempted.data(), 1); });
   expect_same("reserve", [&] { out.reserve(1); });
   expect_same("sync", [&] { out.sync(); });
   EXPECT_EQ(size_on_disk(path), e.offset());
@@ -241,6 +245,12 @@ std::vector<trigger> triggers() {
       {"gathered write", gathered, [gathered](writer& w) { w.write(gathered); }},
       {"print", "-7", [](writer& w) { w.print(-7); }},
       {"print double", "0.25", [](writer& w) { w.print(0.25); }},
+      {"put of a byte", "\xb7", [](writer& w) { w.put(std::byte{0xb7}); }},
+      {"binary write", gathered.substr(0, 20),
+       [gathered](writer& w) { w.write(static_cast<const void*>(gathered.data()), 20); }},
+      {"put_le", "\x04\x03\x02\x01", [](writer& w) { w.put_le(std::uint32_t{0x01020304}); }},
+      {"put_be", std::string("\x01\x02\x03\x04\x05\x06\x07\x08", 8),
+       [](writer& w) { w.put_be(std::uint64_t{0x0102030405060708}); }},
       {"reserve", "", [](writer& w) { w.reserve(8); }},
       {"flush", "", [](writer& w) { w.flush(); }},
       {"sync", "", [](writer& w) { w.sync(); }},
