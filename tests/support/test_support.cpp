@@ -2,10 +2,8 @@
 
 #include <fcntl.h>
 #include <grp.h>
-#include <linux/magic.h>
 #include <pthread.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -131,11 +129,6 @@ std::string read_text(sluice::file& f, std::size_t n, std::uint64_t offset) {
   std::string text(n, '\0');
   text.resize(f.read_at(std::as_writable_bytes(std::span(text.data(), n)), offset));
   return text;
-}
-
-bool on_tmpfs(const std::filesystem::path& path) {
-  struct statfs fs {};
-  return ::statfs(path.c_str(), &fs) == 0 && fs.f_type == TMPFS_MAGIC;
 }
 
 std::string as_user(uid_t uid, gid_t gid, const std::function<std::string()>& body) {
@@ -271,23 +264,14 @@ void put_all(sluice::writer& out, std::string_view text) {
   for (char c : text) out.put(c);
 }
 
-std::string print_numbers(sluice::writer& out, int count) {
+std::string print_numbers(sluice::writer& out, std::size_t bytes) {
   std::string text;
-  for (int i = 0; i < count; ++i) {
+  for (int i = 0; text.size() < bytes; ++i) {
     out.print(i * 7919);
     out.put('\n');
     text += std::to_string(i * 7919) + '\n';
   }
   return text;
-}
-
-std::size_t direct_block(const std::filesystem::path& path) {
-  try {
-    sluice::writer probe(path, {.caching = sluice::caching::direct});
-    return sluice::file::open(path, {.mode = sluice::open_mode::read_only}).direct_io_alignment();
-  } catch (const std::system_error&) {
-    return 0;
-  }
 }
 
 int zero_by_hand(int fd, std::int64_t offset, std::int64_t length) {
