@@ -99,7 +99,9 @@ enum class caching_mode {
   // O_DIRECT: buffers go to the device past the page cache, every transfer
   // aligned as file::direct_io_alignment() says (write()s are always
   // copied; until close() the file may end in up to one block of zeros).
-  // Where io_uring serves, two writes stay in flight as with write_behind.
+  // Where io_uring serves, two writes stay in flight as with write_behind;
+  // on ext4 and XFS the file's size then runs up to four buffers ahead of
+  // them (reserved, reading as zeros): flush() and close() cut it back.
   // Only for writer(path). Detail: docs/writer.md#caching_modedirect
   // Measured: docs/performance.md#direct-two-writes-in-flight
   direct,

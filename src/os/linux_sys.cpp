@@ -8,6 +8,7 @@
 #include <poll.h>
 #include <sys/file.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/xattr.h>
@@ -72,6 +73,13 @@ int real_preallocate(handle h, std::int64_t offset, std::int64_t length, space_m
 }
 
 int real_resize(handle h, std::int64_t size) { return ::ftruncate(h, static_cast<off_t>(size)); }
+
+int real_file_size_limit(std::uint64_t* out) {
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_FSIZE, &limit) != 0) return -1;
+  *out = limit.rlim_cur == RLIM_INFINITY ? UINT64_MAX : static_cast<std::uint64_t>(limit.rlim_cur);
+  return 0;
+}
 
 file_type type_of(mode_t mode) {
   if (S_ISREG(mode)) return file_type::regular;
@@ -218,6 +226,19 @@ ssize_t real_read_link(handle h, char* buffer, size_t size) {
   return ::readlinkat(h, "", buffer, size);
 }
 
+int real_filesystem_of(handle h, filesystem* out) {
+  struct statfs fs {};
+  if (::fstatfs(h, &fs) != 0) return -1;
+  switch (fs.f_type) {
+    case EXT4_SUPER_MAGIC: *out = filesystem::ext4; break;
+    case XFS_SUPER_MAGIC: *out = filesystem::xfs; break;
+    case BTRFS_SUPER_MAGIC: *out = filesystem::btrfs; break;
+    case TMPFS_MAGIC: *out = filesystem::tmpfs; break;
+    default: *out = filesystem::other;
+  }
+  return 0;
+}
+
 int real_on_procfs(handle dir) {
   struct statfs fs {};
   if (::fstatfs(dir, &fs) != 0) return -1;
@@ -255,9 +276,11 @@ constexpr sys_table real_table{
     .sync_directory = ::fsync,
     .preallocate = real_preallocate,
     .resize = real_resize,
+    .file_size_limit = real_file_size_limit,
     .facts = real_facts,
     .state = real_state,
     .set_state = real_set_state,
+    .filesystem_of = real_filesystem_of,
     .direct_alignment = real_direct_alignment,
     .count_extents = real_count_extents,
     .writeback = real_writeback,

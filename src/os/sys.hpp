@@ -93,6 +93,9 @@ struct file_facts {
   std::uint64_t device = 0, inode = 0;  // which file it is
 };
 
+// The filesystems whose behaviour sluice adapts to; `other` for the rest.
+enum class filesystem : unsigned char { ext4, xfs, btrfs, tmpfs, other };
+
 // Where direct I/O must be aligned, as the filesystem reports it.
 struct direct_io_facts {
   bool known = false;       // false: the filesystem does not say (use file_facts::block_size)
@@ -152,11 +155,17 @@ struct sys_table {
   int (*preallocate)(handle h, std::int64_t offset, std::int64_t length, space_mode how);
   // Sets the size (cuts, or extends with zeros).
   int (*resize)(handle h, std::int64_t size);
+  // The largest size this process may give a file (RLIMIT_FSIZE on Linux):
+  // growing one past it fails with EFBIG and may kill the process
+  // (SIGXFSZ). UINT64_MAX where there is no limit.
+  int (*file_size_limit)(std::uint64_t* out);
   int (*facts)(handle h, file_facts* out);
   // The open state (append, direct, non-blocking), and setting it: the
   // state becomes exactly `state`.
   int (*state)(handle h, handle_state* out);
   int (*set_state)(handle h, const handle_state& state);
+  // Which filesystem the file is on (ext2 and ext3 count as ext4).
+  int (*filesystem_of)(handle h, filesystem* out);
   // Where direct I/O must be aligned. May refuse (any error, or known false):
   // the library then uses file_facts::block_size.
   int (*direct_alignment)(handle h, direct_io_facts* out);

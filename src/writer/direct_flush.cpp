@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 
+#include "os/sys.hpp"
 #include "sluice/error.hpp"
 
 namespace sluice::detail {
@@ -22,6 +23,9 @@ direct_flush::direct_flush() noexcept : block_(page_size()) {}
 void direct_flush::attach(buffered_file& b, write_followup followup) {
   foreground_flush::attach(b, followup);
   block_ = b.target_.direct_io_alignment();
+  filesystem on = filesystem::other;
+  grows_ahead_ = sys().filesystem_of(b.target_.native_handle(), &on) == 0 &&
+                 (on == filesystem::ext4 || on == filesystem::xfs);
   if (b.storage_ && page_size() % block_ != 0) install_buffer(b, allocate(b.capacity_));
 }
 

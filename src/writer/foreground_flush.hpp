@@ -33,6 +33,11 @@ class foreground_flush : public flush_strategy {
 
   const write_followup& followup() const noexcept { return followup_; }
 
+  // How far past a write in flight an engine that overlaps writes keeps
+  // the file's size (size_ahead.hpp), for buffers of `capacity` bytes: 0,
+  // not at all, but for direct_flush.
+  virtual std::uint64_t size_step(std::size_t) const noexcept { return 0; }
+
  protected:
   // Writes `pieces` at position(), whose first `held` bytes are the
   // buffer's. On failure what did not reach the file stays buffered, moved

@@ -68,6 +68,7 @@ uring_write_behind::uring_write_behind(std::unique_ptr<foreground_flush> inner, 
   free_.reserve(depth + 2);  // and the writer's first buffer: retire() never allocates
   for (std::size_t i = 0; i < depth + 1; ++i) free_.push_back(inner_->allocate(capacity));
   register_buffers();
+  if (std::uint64_t step = inner_->size_step(capacity)) ahead_.emplace(fd, size, step);
 }
 
 // Every buffer is one the kernel may pin; if it will not, they stay plain.
@@ -134,7 +135,10 @@ owned_buffer uring_write_behind::queue(std::unique_ptr<char[], free_deleter>& fu
 bool uring_write_behind::wait() {
   while (in_flight_ > 0) reap_one();
   retire();
-  if (!failing_) return true;
+  if (!failing_) {
+    if (ahead_) ahead_->give_back(std::max(written_end_, old_size_));
+    return true;
+  }
   settle();
   return false;
 }
@@ -148,6 +152,7 @@ void uring_write_behind::collect_failure(failed_writes& into) const {
 
 // Submits what `j` still has to write.
 void uring_write_behind::submit(job& j) {
+  if (ahead_) ahead_->cover(j.offset + j.size);
   std::size_t left = std::min(j.size - static_cast<std::size_t>(j.written), largest_write);
   if (sys().async_submit(ring_, fd_, j.buffer.data.get() + j.written, static_cast<unsigned>(left),
                          static_cast<std::int64_t>(j.offset + j.written), j.slot, j.tag) != 0)
@@ -181,7 +186,8 @@ void uring_write_behind::complete(job& j, int result) {
   }
   j.stalled = false;
   j.written += static_cast<std::uint64_t>(result);
-  if (j.written < j.size) submit(j);
+  if (j.written < j.size) return submit(j);
+  written_end_ = std::max(written_end_, j.offset + j.size);
 }
 
 void uring_write_behind::fail(job& j, int error) {
@@ -232,6 +238,7 @@ std::string uring_write_behind::cut_back() const {
   std::uint64_t keep = std::max(failed_at_, old_size_);
   std::uint64_t end = 0;
   for (const job& j : jobs_) end = std::max(end, j.offset + j.written);
+  if (ahead_) end = std::max(end, ahead_->grown());
   if (end <= keep) return {};
   if (restart_interrupted([&] { return sys().resize(fd_, static_cast<std::int64_t>(keep)); }) == 0)
     return {};

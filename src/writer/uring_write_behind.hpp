@@ -26,10 +26,12 @@
 #include <deque>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "os/sys.hpp"
+#include "writer/size_ahead.hpp"
 #include "writer/write_behind.hpp"
 
 namespace sluice::detail {
@@ -89,8 +91,10 @@ class uring_write_behind final : public write_behind {
   const std::uint64_t old_size_;   // the file's, then
   std::vector<iovec> registered_;  // empty if registration failed
   std::vector<owned_buffer> free_;
-  std::deque<job> jobs_;  // handed off, in file order; the front one is not done
+  std::optional<size_ahead> ahead_;  // direct I/O: the size kept ahead of the writes
+  std::deque<job> jobs_;             // handed off, in file order; the front one is not done
   std::uint64_t next_tag_ = 0;
+  std::uint64_t written_end_ = 0;  // the end of the furthest write done
   std::size_t in_flight_ = 0;
   bool failing_ = false;      // a write failed: nothing more is submitted
   bool lost_ = false;         // waiting failed: what is in flight can never be freed

@@ -124,4 +124,22 @@ TEST_F(linux_sys, list_directory_gives_every_name_once_each_ended_by_a_nul) {
   EXPECT_EQ(listed, made);
 }
 
+// /dev/shm is tmpfs wherever it exists; /proc is none of the filesystems
+// sluice adapts to.
+TEST(linux_sys_filesystem, names_the_filesystem_a_handle_is_on) {
+  using sluice::detail::filesystem;
+  auto on = [](const char* path) {
+    int fd = backend().open(sluice::detail::working_directory, path, {.directory = true});
+    EXPECT_GE(fd, 0) << path;
+    filesystem which = filesystem::ext4;
+    EXPECT_EQ(backend().filesystem_of(fd, &which), 0) << path;
+    ::close(fd);
+    return which;
+  };
+  EXPECT_EQ(on("/proc"), filesystem::other);
+  if (std::filesystem::is_directory("/dev/shm")) {
+    EXPECT_EQ(on("/dev/shm"), filesystem::tmpfs);
+  }
+}
+
 }  // namespace

@@ -68,9 +68,11 @@ fake_sys::fake_sys()
           .sync_directory = sync_entry<call::sync_directory>,
           .preallocate = preallocate_entry,
           .resize = forward<call::resize, &sys_table::resize>::entry,
+          .file_size_limit = forward<call::file_size_limit, &sys_table::file_size_limit>::entry,
           .facts = forward<call::facts, &sys_table::facts>::entry,
           .state = forward<call::state, &sys_table::state>::entry,
           .set_state = forward<call::set_state, &sys_table::set_state>::entry,
+          .filesystem_of = filesystem_of_entry,
           .direct_alignment = direct_alignment_entry,
           .count_extents = forward<call::count_extents, &sys_table::count_extents>::entry,
           .writeback = writeback_entry,
@@ -251,6 +253,14 @@ int fake_sys::direct_alignment_entry(int fd, sluice::detail::direct_io_facts* ou
     out->known = true;
     out->memory = out->offset = active_->direct_alignment_;
   }
+  return result;
+}
+
+int fake_sys::filesystem_of_entry(int fd, sluice::detail::filesystem* out) {
+  std::lock_guard lock(active_->mutex_);
+  if (auto planned = active_->next(call::filesystem_of)) return failed(planned->error);
+  int result = real().filesystem_of(fd, out);
+  if (result == 0 && active_->filesystem_) *out = *active_->filesystem_;
   return result;
 }
 

@@ -67,9 +67,11 @@ enum class call {
   sync_directory,
   preallocate,
   resize,
+  file_size_limit,
   facts,
   state,
   set_state,
+  filesystem_of,
   direct_alignment,
   count_extents,
   writeback,
@@ -181,6 +183,8 @@ class fake_sys {
   // direct_alignment reports this alignment (for memory and offsets alike)
   // whatever the filesystem says; 0 (the default) reports what it says.
   void report_direct_alignment(unsigned alignment) { direct_alignment_ = alignment; }
+  // filesystem_of reports `which` whatever the file is on.
+  void report_filesystem(sluice::detail::filesystem which) { filesystem_ = which; }
   // preallocate with space_mode::written_zeros is refused with EOPNOTSUPP,
   // as by a disk that cannot zero blocks without writing them, so that a
   // test sees the same journal on every machine; after zero_by_disk() it
@@ -278,6 +282,7 @@ class fake_sys {
   static int preallocate_entry(int fd, std::int64_t offset, std::int64_t length,
                                sluice::detail::space_mode how);
   static int direct_alignment_entry(int fd, sluice::detail::direct_io_facts* out);
+  static int filesystem_of_entry(int fd, sluice::detail::filesystem* out);
   static int writeback_entry(int fd, std::int64_t offset, std::int64_t length, bool wait);
   static std::uint32_t effective_user_entry();
   static int async_open_entry(unsigned entries, sluice::detail::async_queue** queue);
@@ -298,6 +303,7 @@ class fake_sys {
   bool interrupted_last_[2] = {};  // the last such call did
   bool refuse_unnamed_temporary_ = false;
   unsigned direct_alignment_ = 0;
+  std::optional<sluice::detail::filesystem> filesystem_;
   std::function<int(const std::string&, const sluice::detail::open_request&)> open_hook_;
   bool zero_by_disk_ = false;
   std::function<transfer_action(int, std::size_t)> write_at_hook_;

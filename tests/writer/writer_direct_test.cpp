@@ -3,14 +3,21 @@
 // The random sequences are in writer_model_test.cpp.
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <sluice/sluice.hpp>
 #include <string>
+#include <vector>
 
+#include "support/child_process.hpp"
 #include "support/fake_sys.hpp"
 #include "support/test_support.hpp"
 
@@ -128,6 +135,101 @@ TEST_F(writer_direct, keeps_two_writes_in_flight_where_io_uring_serves) {
   EXPECT_EQ(most, sluice::writer_options::write_behind_depth);
 }
 
+// A write that extends the file is one the filesystem runs alone: the file
+// is grown ahead instead, so that every write in flight lands inside it,
+// by one preallocation per four buffers, and close() cuts it to its size.
+TEST_F(writer_direct, writes_in_flight_land_inside_the_file_grown_ahead) {
+  auto path = dir / "d";
+  std::string data = pattern(300'001);
+  fake_sys fake;
+  fake.emulate_async({.deferred = true});
+  fake.report_filesystem(sluice::detail::filesystem::ext4);
+  std::vector<std::uintmax_t> size_at_submit;
+  fake.before_each([&](call which) {
+    if (which == call::async_submit) size_at_submit.push_back(std::filesystem::file_size(path));
+  });
+  writer out(path, {.buffer_size = 16 * 1024, .caching = caching::direct});
+  out.write(std::string_view(data).substr(0, 200'000));
+  out.flush();  // cuts the growth back: the data and the partial block's padding
+  std::size_t block = block_of(path);
+  EXPECT_EQ(std::filesystem::file_size(path), (200'000 + block - 1) / block * block);
+  out.write(std::string_view(data).substr(200'000));
+  out.close();
+  EXPECT_TRUE(read_all(path) == data);
+  const auto& submits = fake.async_submits();
+  ASSERT_EQ(submits.size(), size_at_submit.size());
+  ASSERT_GT(submits.size(), 10u);
+  for (std::size_t i = 0; i < submits.size(); ++i)
+    EXPECT_LE(submits[i].offset + submits[i].size, size_at_submit[i]) << "write " << i;
+  EXPECT_LE(fake.calls(call::preallocate), static_cast<int>(submits.size() / 4 + 1));
+}
+
+// Elsewhere the writes extend the file themselves: on tmpfs growing zeroes
+// the pages it reserves, and btrfs runs every direct write alone anyway.
+TEST_F(writer_direct, the_file_grows_ahead_only_on_ext4_and_xfs) {
+  using sluice::detail::filesystem;
+  for (filesystem on : {filesystem::ext4, filesystem::xfs, filesystem::btrfs, filesystem::tmpfs,
+                        filesystem::other}) {
+    auto path = dir / "d";
+    fake_sys fake;
+    fake.emulate_async({.deferred = true});
+    fake.report_filesystem(on);
+    writer out(path, {.buffer_size = 16 * 1024, .caching = caching::direct});
+    out.write(pattern(100'000));
+    out.close();
+    bool grew = fake.calls(call::preallocate) > 0;
+    EXPECT_EQ(grew, on == filesystem::ext4 || on == filesystem::xfs) << static_cast<int>(on);
+  }
+}
+
+// Where the file cannot be grown ahead (no fallocate, no room for more than
+// the data), the writes extend it themselves: nothing is lost, and growing
+// is not tried again.
+TEST_F(writer_direct, a_file_that_cannot_grow_ahead_is_written_all_the_same) {
+  for (int error : {EOPNOTSUPP, ENOSPC}) {
+    auto path = dir / "d";
+    std::string data = pattern(300'001);
+    fake_sys fake;
+    fake.emulate_async({.deferred = true});
+    fake.report_filesystem(sluice::detail::filesystem::xfs);
+    fake.fail(call::preallocate, 1, error);
+    writer out(path, {.buffer_size = 16 * 1024, .caching = caching::direct});
+    out.write(data);
+    out.close();
+    EXPECT_TRUE(read_all(path) == data) << std::strerror(error);
+    EXPECT_EQ(fake.calls(call::preallocate), 1) << std::strerror(error);
+  }
+}
+
+// Growing a file past the process's file size limit kills the process
+// (SIGXFSZ): the file is grown up to the limit at most, so that a file that
+// fits is written.
+TEST_F(writer_direct, the_file_is_never_grown_past_the_file_size_limit) {
+  auto path = dir / "d";
+  std::string data = pattern(3 << 20);
+  pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    rlimit limit{(3 << 20) + 4096, (3 << 20) + 4096};
+    ::signal(SIGXFSZ, SIG_DFL);
+    if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) ::_exit(2);
+    try {
+      fake_sys fake;
+      fake.emulate_async({.deferred = true});
+      fake.report_filesystem(sluice::detail::filesystem::ext4);
+      writer out(path, {.buffer_size = 1 << 20, .caching = caching::direct});
+      out.write(data);
+      out.close();
+      ::_exit(read_all(path) == data ? 0 : 3);
+    } catch (...) {
+      ::_exit(4);
+    }
+  }
+  int status = wait_for(child);
+  ASSERT_FALSE(WIFSIGNALED(status)) << "killed by signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
 // A write that fails in flight is thrown by a later call, with the contract
 // of every write error: the file holds exactly the bytes before it.
 TEST_F(writer_direct, a_write_failed_in_flight_leaves_exactly_the_bytes_before_it) {
@@ -146,6 +248,7 @@ TEST_F(writer_direct, a_write_failed_in_flight_leaves_exactly_the_bytes_before_i
   ASSERT_TRUE(e);
   EXPECT_EQ(e->code().value(), ENOSPC);
   EXPECT_EQ(out.write_behind_engine(), sluice::write_behind_engine::none) << "the engine ended";
+  EXPECT_EQ(std::filesystem::file_size(path), e->offset()) << "cut back, growth ahead included";
   auto closing = thrown<sluice::write_error>([&] { out.close(); });
   ASSERT_TRUE(closing);
   std::string file = read_all(path);

@@ -1,0 +1,38 @@
+#include "writer/size_ahead.hpp"
+
+#include <algorithm>
+#include <cstdint>
+
+#include "os/sys.hpp"
+
+namespace sluice::detail {
+
+size_ahead::size_ahead(int fd, std::uint64_t size, std::uint64_t step) noexcept
+    : fd_(fd), size_(size), step_(step), limit_(UINT64_MAX) {
+  if (sys().file_size_limit(&limit_) != 0) step_ = 0;  // unknown: growing could kill the process
+}
+
+void size_ahead::cover(std::uint64_t end) noexcept {
+  if (end <= size_ || step_ == 0) return;
+  std::uint64_t to = std::min(end + step_, limit_);
+  if (to < end || to > static_cast<std::uint64_t>(INT64_MAX) ||
+      sys().preallocate(fd_, static_cast<std::int64_t>(size_),
+                        static_cast<std::int64_t>(to - size_), space_mode::grow) != 0) {
+    step_ = 0;
+    grown_ = std::max(grown_, to);  // a refusal may have grown it part of the way
+    return;
+  }
+  size_ = grown_ = to;
+}
+
+void size_ahead::give_back(std::uint64_t end) noexcept {
+  if (grown_ <= end) return;
+  if (sys().resize(fd_, static_cast<std::int64_t>(end)) != 0) {
+    step_ = 0;
+    return;
+  }
+  size_ = end;
+  grown_ = 0;
+}
+
+}  // namespace sluice::detail
