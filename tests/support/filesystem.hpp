@@ -1,18 +1,22 @@
-// What the filesystem under a test's directory can do, found by asking it
-// (statfs, statx) or by trying it there, so that a test derives its
-// expectations from the filesystem it runs on ($TMPDIR: ext4, tmpfs, XFS,
-// btrfs...) and skips, saying why, only where a facility is absent.
+// What the filesystem under a test's directory can do, as the library's own
+// seam reports it (sys_table::filesystem_of, direct I/O alignment), so that
+// a test derives its expectations from the filesystem it runs on ($TMPDIR:
+// ext4, tmpfs, XFS, btrfs...) and skips, saying why, only where a facility
+// is absent.
 #pragma once
 
 #include <cstddef>
 #include <filesystem>
 #include <string>
 
+#include "os/sys.hpp"
+
 namespace sluice_test {
 
-// The type of the filesystem `path` lives on, as a name ("ext4", "tmpfs",
-// "xfs", "btrfs"...) or, for one not known here, its statfs magic in hex.
-std::string filesystem_name(const std::filesystem::path& path);
+// The filesystem `path` lives on, as the real backend's filesystem_of says
+// (whatever a fake_sys in place reports); fails the test and says `other`
+// if `path` cannot be opened.
+sluice::detail::filesystem filesystem_of(const std::filesystem::path& path);
 
 // True if `path` lives on a tmpfs.
 bool on_tmpfs(const std::filesystem::path& path);
@@ -26,7 +30,7 @@ std::size_t direct_block(const std::filesystem::path& path);
 
 // The empty string if clean pages of the files in `dir` can be dropped
 // from the page cache (posix_fadvise POSIX_FADV_DONTNEED), else why not:
-// on tmpfs and ramfs the cached pages are the file itself.
+// on tmpfs the cached pages are the file itself.
 std::string needs_droppable_cache(const std::filesystem::path& dir);
 
 }  // namespace sluice_test
