@@ -161,6 +161,16 @@ std::string needs_root() {
   return ::geteuid() == 0 ? "" : "needs root, to run part of the test as another user";
 }
 
+std::string needs_other_users(const std::filesystem::path& dir) {
+  if (auto why = needs_root(); !why.empty()) return why;
+  std::string refused = as_user(65534, 65534, [&]() -> std::string {
+    return ::access(dir.parent_path().c_str(), X_OK) == 0 ? "" : std::strerror(errno);
+  });
+  if (refused.empty()) return "";
+  return "other users cannot reach " + dir.parent_path().native() +
+         ", where the test's directory is (" + refused + "): a directory on the way is private";
+}
+
 std::optional<std::string> run_command(const std::string& command) {
   FILE* pipe = ::popen(command.c_str(), "r");
   if (!pipe) return std::nullopt;

@@ -129,6 +129,13 @@ std::string as_user(uid_t uid, gid_t gid, const std::function<std::string()>& bo
 // users must be skipped.
 std::string needs_root();
 
+// The empty string if the process is root and other users may reach `dir`
+// (made by the test, which opens it to them itself), else why a test that
+// works there as another user must be skipped: a $TMPDIR inside a private
+// directory (mode 0700, as /run/user/<uid> is) is out of their reach. One
+// child process, as user 65534.
+std::string needs_other_users(const std::filesystem::path& dir);
+
 // Runs `command` with /bin/sh -c; returns its standard output, or nothing
 // if it did not exit with status 0 (its standard error goes to the test's).
 std::optional<std::string> run_command(const std::string& command);
