@@ -23,7 +23,9 @@ enum class journal_access {
 // in another process. A read-only journal whose directory has no lock file
 // (never opened by a writer of this format) takes no lock: the returned
 // file is not open. Cost: an openat, an fstat, an fcntl and a flock; when
-// refused, a read of /proc/locks.
+// refused, reads of /proc/locks, and of /proc/self/fdinfo/<fd> and
+// /proc/self/mountinfo for the device /proc/locks names the file by (on
+// btrfs not the one fstat reports).
 // Throws std::system_error: EWOULDBLOCK naming the directory, the holder's
 // pid where /proc/locks tells it, and whether it writes or reads; EINVAL
 // if the lock file is not a regular file; the errno of a failed call.

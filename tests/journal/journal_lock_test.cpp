@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -96,6 +97,40 @@ TEST_F(journal_lock, a_holder_not_in_proc_locks_is_still_refused_with_a_clear_me
   ASSERT_TRUE(error);
   EXPECT_EQ(error->code().value(), EWOULDBLOCK);
   EXPECT_NE(std::string(error->what()).find("open elsewhere"), std::string::npos) << error->what();
+}
+
+// The Linux backend, but with every file's status reporting another device
+// number than its filesystem's, as btrfs does (its subvolume's), while
+// /proc/locks names files by their filesystem's.
+class device_of_a_subvolume {
+ public:
+  device_of_a_subvolume() : table_(sluice::detail::real_sys()) {
+    table_.facts = [](int fd, sluice::detail::file_facts* out) {
+      int result = sluice::detail::real_sys().facts(fd, out);
+      out->device = makedev(major(out->device) + 1, minor(out->device) + 1);
+      return result;
+    };
+    sluice::detail::set_sys(&table_);
+  }
+  device_of_a_subvolume(const device_of_a_subvolume&) = delete;
+  device_of_a_subvolume& operator=(const device_of_a_subvolume&) = delete;
+  ~device_of_a_subvolume() { sluice::detail::set_sys(nullptr); }
+
+ private:
+  sluice::detail::sys_table table_;
+};
+
+TEST_F(journal_lock, the_holder_is_named_where_a_file_reports_another_device_than_its_filesystem) {
+  device_of_a_subvolume btrfs_like;
+  auto first = journal::open(dir / "log");
+  auto error = open_error(dir / "log");
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->code().value(), EWOULDBLOCK);
+  EXPECT_NE(
+      std::string(error->what()).find("open for writing in process " + std::to_string(::getpid())),
+      std::string::npos)
+      << error->what();
+  first.close();
 }
 
 // The child opens the journal, commits `records` records, says so through

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "support/fake_sys.hpp"
+#include "support/filesystem.hpp"
 #include "support/test_support.hpp"
 
 namespace {

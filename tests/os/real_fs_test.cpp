@@ -13,6 +13,7 @@
 #include <sluice/sluice.hpp>
 #include <string>
 
+#include "support/filesystem.hpp"
 #include "support/test_support.hpp"
 
 namespace {

@@ -2,10 +2,8 @@
 
 #include <fcntl.h>
 #include <grp.h>
-#include <linux/magic.h>
 #include <pthread.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -140,11 +138,6 @@ std::string read_text(sluice::file& f, std::size_t n, std::uint64_t offset) {
   return text;
 }
 
-bool on_tmpfs(const std::filesystem::path& path) {
-  struct statfs fs {};
-  return ::statfs(path.c_str(), &fs) == 0 && fs.f_type == TMPFS_MAGIC;
-}
-
 std::string as_user(uid_t uid, gid_t gid, const std::function<std::string()>& body) {
   int ends[2];
   if (::pipe2(ends, O_CLOEXEC) != 0) return std::string("pipe: ") + std::strerror(errno);
@@ -173,6 +166,16 @@ std::string as_user(uid_t uid, gid_t gid, const std::function<std::string()>& bo
 
 std::string needs_root() {
   return ::geteuid() == 0 ? "" : "needs root, to run part of the test as another user";
+}
+
+std::string needs_other_users(const std::filesystem::path& dir) {
+  if (auto why = needs_root(); !why.empty()) return why;
+  std::string refused = as_user(65534, 65534, [&]() -> std::string {
+    return ::access(dir.parent_path().c_str(), X_OK) == 0 ? "" : std::strerror(errno);
+  });
+  if (refused.empty()) return "";
+  return "other users cannot reach " + dir.parent_path().native() +
+         ", where the test's directory is (" + refused + "): a directory on the way is private";
 }
 
 std::optional<std::string> run_command(const std::string& command) {
@@ -278,23 +281,14 @@ void put_all(sluice::writer& out, std::string_view text) {
   for (char c : text) out.put(c);
 }
 
-std::string print_numbers(sluice::writer& out, int count) {
+std::string print_numbers(sluice::writer& out, std::size_t bytes) {
   std::string text;
-  for (int i = 0; i < count; ++i) {
+  for (int i = 0; text.size() < bytes; ++i) {
     out.print(i * 7919);
     out.put('\n');
     text += std::to_string(i * 7919) + '\n';
   }
   return text;
-}
-
-std::size_t direct_block(const std::filesystem::path& path) {
-  try {
-    sluice::writer probe(path, {.caching = sluice::caching::direct});
-    return sluice::file::open(path, {.mode = sluice::open_mode::read_only}).direct_io_alignment();
-  } catch (const std::system_error&) {
-    return 0;
-  }
 }
 
 int zero_by_hand(int fd, std::int64_t offset, std::int64_t length) {

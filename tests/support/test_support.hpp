@@ -111,16 +111,10 @@ std::string read_text(sluice::file& f, std::size_t n, std::uint64_t offset);
 // Writes `text` one byte at a time (put()).
 void put_all(sluice::writer& out, std::string_view text);
 
-// Prints i * 7919 and a newline for each i in [0, count) (print() and
-// put(), so that numbers straddle buffer ends); returns the text.
-std::string print_numbers(sluice::writer& out, int count);
-
-// The alignment of direct I/O on `path`'s filesystem (a writer with
-// caching::direct creates `path` to find out), or 0 where it has none.
-std::size_t direct_block(const std::filesystem::path& path);
-
-// True if `path` lives on a tmpfs.
-bool on_tmpfs(const std::filesystem::path& path);
+// Prints i * 7919 and a newline for i = 0, 1, 2... (print() and put(), so
+// that numbers straddle buffer ends) until `bytes` bytes or more are
+// printed; returns the text.
+std::string print_numbers(sluice::writer& out, std::size_t bytes);
 
 // What a disk that zeroes blocks without writing them leaves, made with the
 // real backend for seams that emulate such a disk: [offset, offset +
@@ -137,6 +131,13 @@ std::string as_user(uid_t uid, gid_t gid, const std::function<std::string()>& bo
 // The empty string if the process is root, else why a test that changes
 // users must be skipped.
 std::string needs_root();
+
+// The empty string if the process is root and other users may reach `dir`
+// (made by the test, which opens it to them itself), else why a test that
+// works there as another user must be skipped: a $TMPDIR inside a private
+// directory (mode 0700, as /run/user/<uid> is) is out of their reach. One
+// child process, as user 65534.
+std::string needs_other_users(const std::filesystem::path& dir);
 
 // Runs `command` with /bin/sh -c; returns its standard output, or nothing
 // if it did not exit with status 0 (its standard error goes to the test's).

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "support/fake_sys.hpp"
+#include "support/filesystem.hpp"
 #include "support/journal_test_support.hpp"
 
 namespace {

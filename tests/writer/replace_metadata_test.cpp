@@ -99,7 +99,7 @@ std::string attributes_of(const std::filesystem::path& path) {
 }
 
 TEST_F(replace_metadata, root_replacing_a_users_private_file_keeps_its_owner_group_and_mode) {
-  SKIP_UNLESS(needs_root());
+  SKIP_UNLESS(needs_other_users(dir.path()));
   open_to_all();
   auto path = dir / "mine";
   write_all(path, "old");
@@ -115,7 +115,7 @@ TEST_F(replace_metadata, root_replacing_a_users_private_file_keeps_its_owner_gro
 // The ACL's mask sits in the group bits (0640 here): without the ACL, the
 // new file would be readable by the whole group.
 TEST_F(replace_metadata, a_file_with_a_user_acl_keeps_it_and_its_group_reads_nothing) {
-  SKIP_UNLESS(needs_root());
+  SKIP_UNLESS(needs_other_users(dir.path()));
   SKIP_UNLESS(needs_acls());
   open_to_all();
   auto path = dir / "shared-with-one";
@@ -173,7 +173,7 @@ TEST_F(replace_metadata, a_default_acl_of_the_directory_adds_no_acl_the_old_file
 }
 
 TEST_F(replace_metadata, a_user_replacing_another_users_file_gets_eperm_and_replaces_nothing) {
-  SKIP_UNLESS(needs_root());
+  SKIP_UNLESS(needs_other_users(dir.path()));
   open_to_all(0777);  // both users may write the directory
   auto path = dir / "theirs";
   write_all(path, "old");
@@ -279,7 +279,7 @@ TEST_F(replace_metadata, a_half_written_temporary_is_neither_setuid_nor_capable)
 // process without CAP_FSETID its setuid bit: both are given back after
 // the last write.
 TEST_F(replace_metadata, capabilities_and_setuid_bits_survive_the_writes) {
-  SKIP_UNLESS(needs_root());
+  SKIP_UNLESS(needs_other_users(dir.path()));
   SKIP_UNLESS(needs_acls());
   open_to_all(0777);
   auto capable = dir / "capable";

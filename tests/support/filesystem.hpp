@@ -1,0 +1,36 @@
+// What the filesystem under a test's directory can do, as the library's own
+// seam reports it (sys_table::filesystem_of, direct I/O alignment), so that
+// a test derives its expectations from the filesystem it runs on ($TMPDIR:
+// ext4, tmpfs, XFS, btrfs...) and skips, saying why, only where a facility
+// is absent.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <string>
+
+#include "os/sys.hpp"
+
+namespace sluice_test {
+
+// The filesystem `path` lives on, as the real backend's filesystem_of says
+// (whatever a fake_sys in place reports); fails the test and says `other`
+// if `path` cannot be opened.
+sluice::detail::filesystem filesystem_of(const std::filesystem::path& path);
+
+// True if `path` lives on a tmpfs.
+bool on_tmpfs(const std::filesystem::path& path);
+
+// The alignment of direct I/O on `path`'s filesystem (a writer with
+// caching::direct creates `path` to find out, so that it is the library's
+// own answer: statx's STATX_DIOALIGN where the filesystem reports it, as
+// ext4 and XFS do, else st_blksize, as on btrfs and tmpfs), or 0 where
+// O_DIRECT is refused (tmpfs before Linux 6.6, say).
+std::size_t direct_block(const std::filesystem::path& path);
+
+// The empty string if clean pages of the files in `dir` can be dropped
+// from the page cache (posix_fadvise POSIX_FADV_DONTNEED), else why not:
+// on tmpfs the cached pages are the file itself.
+std::string needs_droppable_cache(const std::filesystem::path& dir);
+
+}  // namespace sluice_test
