@@ -11,7 +11,11 @@
 // returns without I/O of its own (group commit); with
 // journal_options::concurrent_syncs = 2, the next leader may write and sync
 // the records appended since while that sync still runs. A lone committer
-// pays one pwritev and one fdatasync.
+// pays one pwritev and one fdatasync. Where an fdatasync takes more than
+// twice as long as the work between two of them (a slow disk, btrfs), the
+// next leader first waits, at most a quarter of that fdatasync's time, for
+// the committers it let return to commit again, so that threads committing
+// in a loop share one sync rather than taking turns in two halves.
 //
 // Errors: std::system_error whose code() is the errno and whose what() names
 // the operation, the file and where it matters the offset. A failed write or

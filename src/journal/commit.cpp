@@ -4,6 +4,7 @@
 // flight (journal_state.hpp says why each has its own descriptor).
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <exception>
 #include <memory>
 #include <new>
@@ -41,10 +42,52 @@ void wait_for_other_syncs(journal_state& state) {
 }
 
 // With the lock held: whether a committer of `lsn` may lead now: its record
-// waits in `pending`, no leader is writing and a sync slot is free.
+// waits in `pending`, no leader is writing or gathering and a sync slot is
+// free.
 bool may_lead(const journal_state& state, std::uint64_t lsn) {
-  return lsn >= state.taken_end && !state.writing &&
+  return lsn >= state.taken_end && !state.writing && !state.gathering &&
          syncs_in_flight(state) < static_cast<int>(state.options.concurrent_syncs);
+}
+
+// The share of the newest fdatasync's time a leader waits at most for the
+// committers it let return: long enough for threads woken on a busy CPU to
+// append again, short next to the sync their records then share.
+constexpr int gather_share = 4;
+// How many times longer than the CPU work between two syncs the newest sync
+// must have taken for a leader to wait.
+constexpr int gather_when_sync_exceeds_gap = 2;
+
+// With the lock held, about to lead: whether to wait for the committers the
+// newest sync let return, once per sync. Without the wait, the committers
+// of a journal whose threads commit in a loop split into two halves that
+// take turns: one half syncs while the other appends, and each sync carries
+// half of them. Where syncs are slow next to the work between them, one
+// sync for all pays; where they are not, the halves keep the disk and the
+// CPU busy at once, and waiting would idle the disk (docs/performance.md).
+bool worth_gathering(const journal_state& state) {
+  return state.returning > 0 && state.gathered_after != state.syncs_done &&
+         state.last_sync > gather_when_sync_exceeds_gap * state.last_gap;
+}
+
+// With `lock` held: waits until the committers the newest sync let return
+// have committed again, for at most 1/gather_share of that sync's time, or
+// until the journal is poisoned. Meanwhile no one else leads: committers
+// that arrive sleep until a leader's batch covers them.
+void gather_returning(journal_state& state, std::unique_lock<std::mutex>& lock) {
+  state.gathering = true;
+  state.gathered_after = state.syncs_done;
+  auto began = std::chrono::steady_clock::now();
+  state.changed.wait_until(lock, began + state.last_sync / gather_share,
+                           [&] { return state.returning == 0 || state.failure; });
+  state.gathered_for += std::chrono::steady_clock::now() - began;
+  state.gathering = false;
+}
+
+// With the lock held: a committer arrived; if it is the last of those the
+// newest sync let return, the leader waiting for them may go on.
+void count_arrival(journal_state& state) {
+  if (state.returning == 0) return;
+  if (--state.returning == 0 && state.gathering) state.changed.notify_all();
 }
 
 // With the lock held: gives a verdict to the committers the state now lets
@@ -64,6 +107,7 @@ void wake_committers(journal_state& state) noexcept {
       continue;
     }
     leader_woken = leader_woken || leads;
+    if (durable) ++state.returning;
     waiter->decided = durable ? commit_waiter::durable : commit_waiter::retry;
     waiter->next_to_notify = std::move(state.to_notify);
     state.to_notify = std::move(waiter);
@@ -144,6 +188,20 @@ void stop_leading(journal_state& state, unsigned slot, bool writing) {
   wake_committers(state);
 }
 
+// With the lock held, after a leader's fdatasync ran from `began` to
+// `ended`: keeps what worth_gathering() weighs, and counts the leader among
+// the committers it lets return (wake_committers counts the others).
+void note_sync(journal_state& state, std::chrono::steady_clock::time_point began,
+               std::chrono::steady_clock::time_point ended) {
+  state.last_gap = std::max(began - state.last_sync_end - state.gathered_for,
+                            std::chrono::steady_clock::duration{});
+  state.gathered_for = {};
+  state.last_sync = ended - began;
+  state.last_sync_end = ended;
+  ++state.syncs_done;
+  state.returning = 1;
+}
+
 // The zeros to write after `run` bytes of records at the tail's offset:
 // none while they end before the tail's zeroed end; once they pass it, the
 // filesystem's zeros_ahead past them (filesystems.hpp; at most to the
@@ -209,6 +267,7 @@ void lead(journal_state& state, std::unique_lock<std::mutex>& lock) {
   unsigned slot = start_leading(state, batch);
   std::uint64_t end = state.taken_end;
   bool writing = true;
+  std::chrono::steady_clock::time_point sync_began, sync_ended;
   lock.unlock();
   try {
     write_batch(state, batch);
@@ -216,8 +275,10 @@ void lead(journal_state& state, std::unique_lock<std::mutex>& lock) {
     state.writing = writing = false;  // the next leader may write while this one syncs
     wake_committers(state);
     file& syncing = state.syncers[slot];  // stays put: rotation waits for this sync
+    sync_began = std::chrono::steady_clock::now();
     unlock_and_notify(state, lock);
     syncing.sync_data();
+    sync_ended = std::chrono::steady_clock::now();
   } catch (const std::system_error&) {
     give_up_leading(state, lock, slot, writing, std::current_exception());
     throw;
@@ -234,6 +295,7 @@ void lead(journal_state& state, std::unique_lock<std::mutex>& lock) {
   // This sync covers every batch written before this one: the writes
   // happened before it began.
   state.durable_end = std::max(state.durable_end, end);
+  note_sync(state, sync_began, sync_ended);
   stop_leading(state, slot, false);
   batch.clear();
   if (state.spare.capacity() < batch.capacity()) state.spare = std::move(batch);
@@ -248,10 +310,15 @@ void check_usable(const journal_state& state, const char* operation) {
 
 void make_durable(journal_state& state, std::unique_lock<std::mutex>& lock, std::uint64_t lsn,
                   const char* operation) {
+  count_arrival(state);
   // Durable first, poisoned second: a sync that succeeded covers its batch
   // even if another leader failed meanwhile.
   while (state.durable_end <= lsn) {
     check_usable(state, operation);
+    if (may_lead(state, lsn) && worth_gathering(state)) {
+      gather_returning(state, lock);
+      continue;  // poisoned meanwhile, or (with two syncs) led by another
+    }
     if (may_lead(state, lsn)) {
       lead(state, lock);  // its batch holds `lsn`
       return;

@@ -220,6 +220,7 @@ void journal::close() {
   {
     std::unique_lock lock(s->mutex);
     if (s->failure) std::rethrow_exception(s->failure);  // as it was thrown, like file and writer
+    s->returning = 0;  // no committer comes back to a closing journal: none is waited for
     detail::make_durable(*s, lock, s->next_lsn - 1, "close journal");
     lock.lock();
     s->changed.wait(lock,

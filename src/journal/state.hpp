@@ -3,6 +3,7 @@
 
 #include <array>
 #include <bit>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
@@ -81,6 +82,22 @@ struct journal_state {
   std::uint64_t taken_end = 1;     // every record below it was taken by a leader
   std::uint64_t durable_end = 1;   // every record below it is durable
   bool writing = false;            // a leader is writing its batch; one at a time
+  // Committers the newest finished sync let return (its leader among them)
+  // that have not committed again since. Once after each sync, the next
+  // leader may wait a little for them before taking `pending` (commit.cpp,
+  // worth_gathering), so that they join its batch.
+  unsigned returning = 0;
+  std::uint64_t syncs_done = 0;      // leaders' fdatasyncs finished
+  std::uint64_t gathered_after = 0;  // syncs_done when a leader last waited
+  bool gathering = false;            // a leader waits for them now
+  // The newest finished fdatasync: how long it took, how long before it
+  // began the one before it had ended, less the time a leader waited for
+  // committers meanwhile (the CPU work between two syncs), and when it
+  // ended.
+  std::chrono::steady_clock::duration last_sync{};
+  std::chrono::steady_clock::duration last_gap{};
+  std::chrono::steady_clock::time_point last_sync_end{};
+  std::chrono::steady_clock::duration gathered_for{};  // waited since it ended
   // Bit i: a leader holds syncers[i], from taking its batch until its
   // fdatasync returned; at most options.concurrent_syncs bits are set.
   unsigned busy_syncers = 0;

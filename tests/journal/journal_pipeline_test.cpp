@@ -1,13 +1,18 @@
-// sluice::journal's overlapping syncs (journal_options::concurrent_syncs =
-// 2): while one leader's fdatasync is held in a gate, the next committer writes and syncs its own
-// batch, on another descriptor; a move to a new segment waits for the held sync; a failure of the
-// held sync still poisons the journal. The gate is a system-call table of its own (fake_sys runs
-// calls one at a time, which would serialize the very overlap under test).
+// How sluice::journal's leaders take turns. With overlapping syncs
+// (journal_options::concurrent_syncs = 2): while one leader's fdatasync is held in a gate, the next
+// committer writes and syncs its own batch, on another descriptor; a move to a new segment waits
+// for the held sync; a failure of the held sync still poisons the journal. With one sync at a
+// time: the next leader waits for the held sync, then a little for the committer that sync let
+// return, so that its next record joins the batch, and no longer if it does not come back. The
+// gate is a system-call table of its own (fake_sys runs calls one at a time, which would serialize
+// the very overlap under test).
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <filesystem>
+#include <functional>
 #include <future>
 #include <sluice/sluice.hpp>
 #include <string>
@@ -55,6 +60,7 @@ class sync_gate {
   void release() { release_.set_value(); }
 
   bool holding() const { return holding_; }
+  int syncs() const { return syncs_; }
   int held_fd() const { return held_fd_; }
   int other_fd() const { return other_fd_; }
   bool created_segment_while_held() const { return created_while_held_; }
@@ -205,6 +211,87 @@ TEST_F(journal_pipeline, by_default_the_next_committer_waits_for_the_sync_in_fli
   second.join();
   EXPECT_FALSE(done_while_held);
   EXPECT_EQ(gate.other_fd(), -1) << "a second sync ran beside the held one";
+}
+
+// The gate's held sync takes long next to the work before it, so the next
+// leader may wait for up to a quarter of that (commit.cpp, gather_share) for
+// its committer to return.
+constexpr auto long_sync = std::chrono::milliseconds(400);
+
+// A journal that has synced once: a leader weighs the newest sync against
+// the work before it, and the first has nothing before it.
+journal journal_past_its_first_sync(const std::filesystem::path& dir) {
+  auto log = journal::open(dir);
+  log.write(bytes_of(payload(0)));
+  return log;
+}
+
+// Starts a commit of payload 1 whose sync the gate holds, then a second
+// committer of payload 2 that sleeps until it; releases the held sync after
+// long_sync. Returns the second committer.
+std::thread two_committers_and_a_long_sync(journal& log, sync_gate& gate, std::thread& first,
+                                           std::function<void()> first_then) {
+  first = std::thread([&log, then = std::move(first_then)] {
+    log.write(bytes_of(payload(1)));
+    then();
+  });
+  EXPECT_TRUE(gate.wait_until_held());
+  std::thread second([&log] { log.write(bytes_of(payload(2))); });
+  while (log.next_lsn() < 4) std::this_thread::yield();
+  std::this_thread::sleep_for(long_sync);  // the second committer is asleep in commit by then
+  gate.release();
+  return second;
+}
+
+// The thread the held sync lets return commits again at once: its record
+// joins the next leader's batch, which the next sync makes durable with
+// payload 2. Without the wait the second committer leads alone and payload
+// 3 needs a sync of its own.
+TEST_F(journal_pipeline, the_next_leader_waits_for_the_committer_the_last_sync_let_return) {
+  auto log = journal_past_its_first_sync(dir.path());
+  sync_gate gate;
+  std::thread first;
+  std::thread second = two_committers_and_a_long_sync(log, gate, first, [&] {
+    // Long enough for a leader that does not wait to have taken payload 2
+    // alone; well within the quarter of long_sync a waiting one gives.
+    std::this_thread::sleep_for(long_sync / 40);
+    log.write(bytes_of(payload(3)));
+  });
+  first.join();
+  second.join();
+  EXPECT_EQ(gate.syncs(), 2) << "payloads 2 and 3 were synced apart";
+  log.close();
+  auto reopened = journal::open(dir.path());
+  EXPECT_EQ(read_records(reopened),
+            (std::vector<read_record>{
+                {1, payload(0)}, {2, payload(1)}, {3, payload(2)}, {4, payload(3)}}));
+}
+
+// The thread the held sync lets return does not commit again: the next
+// leader waits for it only a while, then makes payload 2 durable.
+TEST_F(journal_pipeline, the_next_leader_does_not_wait_for_a_committer_that_does_not_return) {
+  auto log = journal_past_its_first_sync(dir.path());
+  sync_gate gate;
+  std::promise<void> leave;
+  std::thread first;
+  std::thread second =
+      two_committers_and_a_long_sync(log, gate, first, [done = leave.get_future().share()] {
+        done.wait_for(std::chrono::seconds(30));  // neither returns nor commits meanwhile
+      });
+  auto second_done = std::async(std::launch::async, [&] { second.join(); });
+  bool led_without_it = second_done.wait_for(std::chrono::seconds(20)) == std::future_status::ready;
+  leave.set_value();
+  first.join();
+  if (!led_without_it) {  // a commit lets a leader that waits for one go, and the test end
+    log.write(bytes_of(payload(3)));
+    second_done.wait();
+  }
+  ASSERT_TRUE(led_without_it) << "the next leader waited for a committer that never came back";
+  EXPECT_EQ(gate.syncs(), 2);
+  log.close();
+  auto reopened = journal::open(dir.path());
+  EXPECT_EQ(read_records(reopened),
+            (std::vector<read_record>{{1, payload(0)}, {2, payload(1)}, {3, payload(2)}}));
 }
 
 TEST_F(journal_pipeline, concurrent_syncs_other_than_1_or_2_are_refused) {
