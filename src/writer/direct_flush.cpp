@@ -74,7 +74,7 @@ void direct_flush::write_blocks(buffered_file& b, std::size_t held) {
 
 // At close, after the last write: the file is cut to its exact size and
 // the partial block counts as written.
-void direct_flush::finish(buffered_file& b, bool) {
+void direct_flush::finish(buffered_file& b, std::uint64_t) {
   std::uint64_t end = b.target_.position() + b.held();
   b.target_.resize(end);
   b.target_.seek(end);
@@ -82,7 +82,7 @@ void direct_flush::finish(buffered_file& b, bool) {
   follow_close(b);
 }
 
-void direct_flush::trim_after_failure(buffered_file& b, bool) noexcept {
+void direct_flush::trim_after_failure(buffered_file& b, std::uint64_t) noexcept {
   if (!b.target_.is_open()) return;
   try {
     b.target_.resize(b.target_.position());

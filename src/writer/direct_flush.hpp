@@ -39,9 +39,9 @@ class direct_flush final : public foreground_flush {
   void write_all(buffered_file& b) override;
   // Cuts the file to its exact size (which gives back a reservation too);
   // the partial block counts as written.
-  void finish(buffered_file& b, bool reserved) override;
+  void finish(buffered_file& b, std::uint64_t reserved_end) override;
   // Cuts the file to position(): the buffered partial block and padding go.
-  void trim_after_failure(buffered_file& b, bool reserved) noexcept override;
+  void trim_after_failure(buffered_file& b, std::uint64_t reserved_end) noexcept override;
 
  private:
   std::size_t alignment() const noexcept;

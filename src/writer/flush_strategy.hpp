@@ -64,14 +64,16 @@ class flush_strategy {
   // What was copied before a failure counts as accepted, the rest not.
   virtual void write(buffered_file& b, std::span<const char> payload);
 
-  // close(), after write_all(): the file cut to its exact size (and space
-  // reserved past it given back if `reserved`), no_cache's cache dropped.
-  virtual void finish(buffered_file& b, bool reserved) = 0;
+  // close(), after write_all(): the file cut to its exact size (and the
+  // space writer_options::preallocate reserved up to `reserved_end` given
+  // back where it passes the data; 0: none reserved), no_cache's cache
+  // dropped.
+  virtual void finish(buffered_file& b, std::uint64_t reserved_end) = 0;
 
   // After a failure: the file cut to the bytes known to be in it (and the
-  // reservation given back if `reserved`). A failure here adds nothing to
-  // the one being reported: it is not reported.
-  virtual void trim_after_failure(buffered_file& b, bool reserved) noexcept = 0;
+  // reservation up to `reserved_end` given back). A failure here adds
+  // nothing to the one being reported: it is not reported.
+  virtual void trim_after_failure(buffered_file& b, std::uint64_t reserved_end) noexcept = 0;
 
   // What writes the buffers handed off: none but for write-behind (and
   // caching_mode::direct where io_uring serves), and none once its engine has

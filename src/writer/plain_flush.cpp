@@ -24,15 +24,29 @@ void plain_flush::write_with(buffered_file& b, std::span<const char> payload) {
   follow(b, start, held + payload.size());
 }
 
-void plain_flush::finish(buffered_file& b, bool reserved) {
-  if (reserved) b.target_.resize(b.target_.size());
+namespace {
+
+// Frees the blocks reserved up to `reserved_end` past the file's data, if
+// there are any: an ftruncate to the size. Never to the size alone: on XFS,
+// an ftruncate writes back every dirty page below its size first, even one
+// that changes nothing (docs/performance.md).
+void give_back(file& target, std::uint64_t reserved_end) {
+  if (reserved_end == 0) return;
+  std::uint64_t size = target.size();
+  if (reserved_end > size) target.resize(size);
+}
+
+}  // namespace
+
+void plain_flush::finish(buffered_file& b, std::uint64_t reserved_end) {
+  give_back(b.target_, reserved_end);
   follow_close(b);
 }
 
-void plain_flush::trim_after_failure(buffered_file& b, bool reserved) noexcept {
-  if (!reserved || !b.target_.is_open()) return;
+void plain_flush::trim_after_failure(buffered_file& b, std::uint64_t reserved_end) noexcept {
+  if (!b.target_.is_open()) return;
   try {
-    b.target_.resize(b.target_.size());
+    give_back(b.target_, reserved_end);
   } catch (const std::exception&) {
   }
 }

@@ -23,9 +23,10 @@ class plain_flush final : public foreground_flush {
   void write_all(buffered_file& b) override { write_with(b, {}); }
   // From gather_threshold() up, the buffer and the payload in one pwritev.
   void write(buffered_file& b, std::span<const char> payload) override;
-  // Gives back the reservation: ftruncate to the size, if `reserved`.
-  void finish(buffered_file& b, bool reserved) override;
-  void trim_after_failure(buffered_file& b, bool reserved) noexcept override;
+  // Gives back the reservation: ftruncate to the size, if `reserved_end`
+  // passes it (one fstat when something was reserved).
+  void finish(buffered_file& b, std::uint64_t reserved_end) override;
+  void trim_after_failure(buffered_file& b, std::uint64_t reserved_end) noexcept override;
 
  private:
   // One pwritev of the buffer and `payload`; on failure the buffered bytes

@@ -63,9 +63,11 @@ class write_behind : public flush_strategy {
   // the payload; below it, copies as every way does.
   void write(buffered_file& b, std::span<const char> payload) override;
   // As `inner`, once the engine is idle (close() waited for it).
-  void finish(buffered_file& b, bool reserved) override { inner_->finish(b, reserved); }
-  void trim_after_failure(buffered_file& b, bool reserved) noexcept override {
-    inner_->trim_after_failure(b, reserved);
+  void finish(buffered_file& b, std::uint64_t reserved_end) override {
+    inner_->finish(b, reserved_end);
+  }
+  void trim_after_failure(buffered_file& b, std::uint64_t reserved_end) noexcept override {
+    inner_->trim_after_failure(b, reserved_end);
   }
   write_behind_engine engine() const noexcept override;
   // Waits for the engine; a failure stays recorded, for the writer that

@@ -132,8 +132,8 @@ void writer::check_syncable() {
 void writer::reserve_space(std::uint64_t length) {
   try {
     target_.preallocate(target_.position(), length, preallocate_mode::keep_size);
-    modes_.preallocated = true;
-    flush_->reserved(target_.position() + length);
+    modes_.reserved_end = target_.position() + length;
+    flush_->reserved(modes_.reserved_end);
   } catch (const std::system_error& e) {
     if (!cannot_preallocate(e)) throw;
   }
@@ -252,7 +252,7 @@ void writer::sync_data_or_fail() {
 // back), then synced as asked, or the replacement put in place (which
 // syncs all).
 void writer::finish_file() {
-  flush_->finish(*this, modes_.preallocated);
+  flush_->finish(*this, modes_.reserved_end);
   if (modes_.replacing) return detail::install(target_, *modes_.replacing);
   if (modes_.durability == durability_mode::data_on_close) target_.sync_data();
   if (modes_.durability == durability_mode::all_on_close) target_.sync_all();
@@ -308,7 +308,7 @@ void writer::report_after_failure(std::exception_ptr closing) const noexcept {
 // known to be in it.
 void writer::give_up() noexcept {
   if (modes_.replacing) detail::discard(target_, *modes_.replacing);
-  flush_->trim_after_failure(*this, modes_.preallocated);
+  flush_->trim_after_failure(*this, modes_.reserved_end);
 }
 
 // Closes the file if it is still open, then, if asked, syncs the directory
