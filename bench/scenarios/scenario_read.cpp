@@ -1,0 +1,119 @@
+// sluice-bench "read": the bytes of a file, read through once, in the page
+// cache and cold (dropped from it before each run, untimed). Each method
+// computes the XOR of the file's 8-byte words and its size (word_digest),
+// whatever its chunks: the work a reader's caller does with the bytes is
+// the same for all, and small. The input is pseudo-random bytes, written
+// once for both tables.
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/content.hpp"
+#include "core/io.hpp"
+#include "core/units.hpp"
+#include "peers/ifstream.hpp"
+#include "peers/mapped_input.hpp"
+#include "peers/stdio_input.hpp"
+#include "scenarios/scenarios.hpp"
+
+namespace sluice::bench {
+namespace {
+
+constexpr std::size_t chunk_size = 1024 * 1024;
+
+// The XOR of the input's 8-byte words (the last one padded with zeros),
+// lane by lane, and its byte count, fed in order in chunks of any size.
+class word_digest {
+ public:
+  void add(const char* data, std::size_t size) {
+    for (; size > 0 && offset_ % 8 != 0; --size) add_byte(*data++);
+    for (; size >= 8; size -= 8, data += 8, offset_ += 8) {
+      std::uint64_t word;
+      std::memcpy(&word, data, 8);
+      lanes_ ^= word;
+    }
+    for (; size > 0; --size) add_byte(*data++);
+  }
+  std::string text() const {
+    return std::to_string(offset_) + " bytes, words XOR " + std::to_string(lanes_);
+  }
+
+ private:
+  void add_byte(char byte) {
+    lanes_ ^= std::uint64_t{static_cast<unsigned char>(byte)} << (8 * (offset_ % 8));
+    ++offset_;
+  }
+
+  std::uint64_t offset_ = 0;
+  std::uint64_t lanes_ = 0;
+};
+
+struct nothing {};  // the methods need no data but the input
+
+std::string read_read(const target& t, nothing) {
+  raw_input in(t.input);
+  std::vector<char> chunk(chunk_size);
+  word_digest digest;
+  while (std::size_t n = in.read_some(chunk.data(), chunk.size())) digest.add(chunk.data(), n);
+  return digest.text();
+}
+
+std::string read_fread(const target& t, nothing) {
+  stdio_input in(t.input);
+  std::vector<char> chunk(chunk_size);
+  word_digest digest;
+  while (std::size_t n = std::fread(chunk.data(), 1, chunk.size(), in.get()))
+    digest.add(chunk.data(), n);
+  in.finish();
+  return digest.text();
+}
+
+std::string read_ifstream(const target& t, nothing) {
+  input_ifstream file(t.input, 0);
+  std::ifstream& in = file.get();
+  std::vector<char> chunk(chunk_size);
+  word_digest digest;
+  while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0)
+    digest.add(chunk.data(), static_cast<std::size_t>(in.gcount()));
+  file.finish();
+  return digest.text();
+}
+
+std::string read_mmap(const target& t, nothing) {
+  mapped_input in(t.input);
+  word_digest digest;
+  digest.add(in.bytes().data(), in.bytes().size());
+  return digest.text();
+}
+
+// One table: every way of reading the bytes, with the input `state`.
+bench_case make_case(std::uint64_t size, const input_maker& input, input_cache state) {
+  bench_case c{"read",
+               "read: " + format_size(size) + ", " +
+                   (state == input_cache::cold ? "cold (from the disk)" : "in the page cache"),
+               size,
+               {},
+               {}};
+  c.input = input;
+  c.input_state = state;
+  c.methods.push_back(bind_reader("read(2), 1 MiB a call", role::limit, read_read, nothing{}));
+  c.methods.push_back(bind_reader("fread, 1 MiB a call", role::peer, read_fread, nothing{}));
+  c.methods.push_back(
+      bind_reader("std::ifstream::read, 1 MiB a call", role::peer, read_ifstream, nothing{}));
+  c.methods.push_back(bind_reader("mmap, the whole file", role::peer, read_mmap, nothing{}));
+  return c;
+}
+
+}  // namespace
+
+std::vector<bench_case> make_read(std::uint64_t size) {
+  input_maker input = random_input(size);
+  std::vector<bench_case> cases;
+  cases.push_back(make_case(size, input, input_cache::cached));
+  cases.push_back(make_case(size, input, input_cache::cold));
+  return cases;
+}
+
+}  // namespace sluice::bench
