@@ -1,6 +1,6 @@
 // sluice-bench: measures, on the disk the user points it at, each way of
-// writing a file side by side: sluice and the peers a user would pick
-// instead. Runs the chosen scenarios in a fresh work directory, prints a
+// writing and of reading a file side by side: sluice and the peers a user
+// would pick instead. Runs the chosen scenarios in a fresh work directory, prints a
 // table per case as it completes and, with --json, writes every figure.
 // Exit status: 0, 1 if a method failed or the run could not be made, 2 for
 // a usage error.

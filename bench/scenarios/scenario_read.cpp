@@ -5,7 +5,6 @@
 // the same for all, and small. The input is pseudo-random bytes, written
 // once for both tables.
 #include <algorithm>
-#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -17,38 +16,12 @@
 #include "peers/mapped_input.hpp"
 #include "peers/stdio_input.hpp"
 #include "scenarios/scenarios.hpp"
+#include "scenarios/word_digest.hpp"
 
 namespace sluice::bench {
 namespace {
 
 constexpr std::size_t chunk_size = 1024 * 1024;
-
-// The XOR of the input's 8-byte words (the last one padded with zeros),
-// lane by lane, and its byte count, fed in order in chunks of any size.
-class word_digest {
- public:
-  void add(const char* data, std::size_t size) {
-    for (; size > 0 && offset_ % 8 != 0; --size) add_byte(*data++);
-    for (; size >= 8; size -= 8, data += 8, offset_ += 8) {
-      std::uint64_t word;
-      std::memcpy(&word, data, 8);
-      lanes_ ^= word;
-    }
-    for (; size > 0; --size) add_byte(*data++);
-  }
-  std::string text() const {
-    return std::to_string(offset_) + " bytes, words XOR " + std::to_string(lanes_);
-  }
-
- private:
-  void add_byte(char byte) {
-    lanes_ ^= std::uint64_t{static_cast<unsigned char>(byte)} << (8 * (offset_ % 8));
-    ++offset_;
-  }
-
-  std::uint64_t offset_ = 0;
-  std::uint64_t lanes_ = 0;
-};
 
 struct nothing {};  // the methods need no data but the input
 

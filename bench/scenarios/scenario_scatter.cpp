@@ -3,11 +3,11 @@
 // 64 B, 1000 x 1 KiB and 10 x 100 KiB. A round reads the next set of pieces'
 // bytes of the file, in order, into the pieces, which lie at scattered
 // offsets of one buffer (a fixed shuffle of their slots); rounds follow one
-// another up to --size. Each method returns the buffer after the last round
-// and a mix of the first 8 bytes of every piece of every round, so that one
-// that reads the wrong bytes, or into the wrong piece, computes another
-// result. The input is pseudo-random bytes, written once for the three
-// tables.
+// another up to --size. Each method returns a digest of the buffer after the
+// last round and a mix of the first 8 bytes of every piece of every round,
+// so that one that reads the wrong bytes, or into the wrong piece, computes
+// another result. The input is pseudo-random bytes, written once for the three
+// tables. Each method has buffers of its own, made with the case.
 #include <sys/uio.h>
 
 #include <algorithm>
@@ -20,6 +20,7 @@
 #include "core/io.hpp"
 #include "core/units.hpp"
 #include "scenarios/scenarios.hpp"
+#include "scenarios/word_digest.hpp"
 
 namespace sluice::bench {
 namespace {
@@ -45,67 +46,74 @@ pieces make_pieces(std::size_t count, std::size_t piece_size, std::uint64_t size
   return set;
 }
 
-// The buffer the pieces are read into, and the mix of what each round read.
+// A method's buffer the pieces are read into (and, for the limit, the one
+// it reads a round into first), allocated and touched when the case is
+// made, so that no run pays for its page faults; and the mix of what each
+// round read.
 class destination {
  public:
-  explicit destination(const piece_set& set) : set_(set), bytes_(set.round_bytes(), '\0') {
-    for (std::size_t i = 0; i < set.count; ++i) iov_.push_back({piece(i), set.piece_size});
+  destination(pieces set, bool staged)
+      : set_(std::move(set)),
+        bytes_(set_->round_bytes(), '\0'),
+        staging_(staged ? set_->round_bytes() : 0) {
+    for (std::size_t i = 0; i < set_->count; ++i) iov_.push_back({piece(i), set_->piece_size});
   }
-  char* piece(std::size_t i) { return bytes_.data() + set_.slots[i] * set_.piece_size; }
+  const piece_set& set() const { return *set_; }
+  char* piece(std::size_t i) { return bytes_.data() + set_->slots[i] * set_->piece_size; }
   const std::vector<iovec>& iov() const { return iov_; }
-  // After each round: its pieces' first 8 bytes, in order, into the mix.
-  void mix_round() {
-    for (std::size_t i = 0; i < set_.count; ++i) {
-      std::uint64_t word;
-      std::memcpy(&word, piece(i), sizeof word);
-      mix_ = (mix_ << 1 | mix_ >> 63) ^ word;
+  std::vector<char>& staging() { return staging_; }
+
+  // Calls read_round(in, offset) for each round, mixing in its pieces'
+  // first 8 bytes after it (in the pieces' order, so that a piece read into
+  // another's place changes it); returns the mix and the digest of the
+  // buffer after the last round.
+  template <class ReadRound>
+  std::string read_rounds(const target& t, ReadRound&& read_round) {
+    raw_input in(t.input);
+    std::uint64_t mix = 0;
+    for (std::uint64_t round = 0; round < set_->rounds; ++round) {
+      read_round(in, round * set_->round_bytes());
+      for (std::size_t i = 0; i < set_->count; ++i) {
+        std::uint64_t word;
+        std::memcpy(&word, piece(i), sizeof word);
+        mix = (mix << 1 | mix >> 63) ^ word;
+      }
     }
-  }
-  // The result: the mix, then the buffer.
-  std::string result() && {
-    std::string mix(reinterpret_cast<const char*>(&mix_), sizeof mix_);
-    return mix + bytes_;
+    word_digest last;
+    last.add(bytes_.data(), bytes_.size());
+    return "mix " + std::to_string(mix) + ", last round " + last.text();
   }
 
  private:
-  const piece_set& set_;
+  pieces set_;
   std::string bytes_;
+  std::vector<char> staging_;
   std::vector<iovec> iov_;
-  std::uint64_t mix_ = 0;
 };
+using buffers = std::shared_ptr<destination>;  // one method's
 
-// Calls read_round(in, to, offset) for each round, then returns the result.
-template <class ReadRound>
-std::string read_rounds(const target& t, const piece_set& set, ReadRound&& read_round) {
-  raw_input in(t.input);
-  destination to(set);
-  for (std::uint64_t round = 0; round < set.rounds; ++round) {
-    read_round(in, to, round * set.round_bytes());
-    to.mix_round();
-  }
-  return std::move(to).result();
-}
-
-std::string read_pread_each(const target& t, const pieces& set) {
-  return read_rounds(t, *set, [&set](raw_input& in, destination& to, std::uint64_t offset) {
-    for (std::size_t i = 0; i < set->count; ++i)
-      in.read_exactly_at(to.piece(i), set->piece_size, offset + i * set->piece_size);
+std::string read_pread_each(const target& t, const buffers& to) {
+  const piece_set& set = to->set();
+  return to->read_rounds(t, [&](raw_input& in, std::uint64_t offset) {
+    for (std::size_t i = 0; i < set.count; ++i)
+      in.read_exactly_at(to->piece(i), set.piece_size, offset + i * set.piece_size);
   });
 }
 
-std::string read_preadv(const target& t, const pieces& set) {
-  return read_rounds(t, *set, [](raw_input& in, destination& to, std::uint64_t offset) {
-    in.readv_exactly_at(to.iov().data(), to.iov().size(), offset);
+std::string read_preadv(const target& t, const buffers& to) {
+  return to->read_rounds(t, [&](raw_input& in, std::uint64_t offset) {
+    in.readv_exactly_at(to->iov().data(), to->iov().size(), offset);
   });
 }
 
 // The limit: the round's bytes in one pread, then each piece copied out.
-std::string read_and_copy(const target& t, const pieces& set) {
-  std::vector<char> staging(set->round_bytes());
-  return read_rounds(t, *set, [&](raw_input& in, destination& to, std::uint64_t offset) {
+std::string read_and_copy(const target& t, const buffers& to) {
+  const piece_set& set = to->set();
+  std::vector<char>& staging = to->staging();
+  return to->read_rounds(t, [&](raw_input& in, std::uint64_t offset) {
     in.read_exactly_at(staging.data(), staging.size(), offset);
-    for (std::size_t i = 0; i < set->count; ++i)
-      std::memcpy(to.piece(i), staging.data() + i * set->piece_size, set->piece_size);
+    for (std::size_t i = 0; i < set.count; ++i)
+      std::memcpy(to->piece(i), staging.data() + i * set.piece_size, set.piece_size);
   });
 }
 
@@ -120,9 +128,12 @@ bench_case make_case(std::size_t count, std::size_t piece_size, std::uint64_t si
                {},
                {}};
   c.input = input;
-  c.methods.push_back(bind_reader("pread per piece", role::peer, read_pread_each, set));
-  c.methods.push_back(bind_reader("preadv, IOV_MAX pieces a call", role::peer, read_preadv, set));
-  c.methods.push_back(bind_reader("one pread + a copy per piece", role::limit, read_and_copy, set));
+  c.methods.push_back(bind_reader("pread per piece", role::peer, read_pread_each,
+                                  std::make_shared<destination>(set, false)));
+  c.methods.push_back(bind_reader("preadv, IOV_MAX pieces a call", role::peer, read_preadv,
+                                  std::make_shared<destination>(set, false)));
+  c.methods.push_back(bind_reader("one pread + a copy per piece", role::limit, read_and_copy,
+                                  std::make_shared<destination>(set, true)));
   return c;
 }
 
