@@ -96,13 +96,24 @@ const char* integer_then(const char* at, const char* end, T& value, char separat
   return next + 1;
 }
 
-const char* parse_from_chars(const char* at, const char* end, std::int64_t& a, double& b,
-                             std::int32_t& c) {
+// A row: its integers by std::from_chars, its double by
+// from_double(at, end, value), which returns a result with `ptr` and `ec`
+// as std::from_chars does.
+template <class FromDouble>
+const char* parse_row(const char* at, const char* end, std::int64_t& a, double& b, std::int32_t& c,
+                      FromDouble from_double) {
   if (!(at = integer_then(at, end, a, ','))) return nullptr;
-  auto [next, error] = std::from_chars(at, end, b);
+  auto [next, error] = from_double(at, end, b);
   if (error != std::errc() || next == end || *next != ',') return nullptr;
   auto [last, error_c] = std::from_chars(next + 1, end, c);
   return error_c == std::errc() ? last : nullptr;
+}
+
+const char* parse_from_chars(const char* at, const char* end, std::int64_t& a, double& b,
+                             std::int32_t& c) {
+  return parse_row(at, end, a, b, c, [](const char* first, const char* last, double& value) {
+    return std::from_chars(first, last, value);
+  });
 }
 
 #ifdef SLUICE_BENCH_HAVE_FAST_FLOAT
@@ -110,11 +121,9 @@ const char* parse_from_chars(const char* at, const char* end, std::int64_t& a, d
 // which std::from_chars parses.
 const char* parse_fast_float(const char* at, const char* end, std::int64_t& a, double& b,
                              std::int32_t& c) {
-  if (!(at = integer_then(at, end, a, ','))) return nullptr;
-  auto [next, error] = fast_float::from_chars(at, end, b);
-  if (error != std::errc() || next == end || *next != ',') return nullptr;
-  auto [last, error_c] = std::from_chars(next + 1, end, c);
-  return error_c == std::errc() ? last : nullptr;
+  return parse_row(at, end, a, b, c, [](const char* first, const char* last, double& value) {
+    return fast_float::from_chars(first, last, value);
+  });
 }
 #endif
 
