@@ -152,10 +152,10 @@ TEST(bench_runner, cases_that_share_an_input_maker_share_one_file_written_once) 
   EXPECT_FALSE(std::filesystem::exists(dir.input())) << "removed with the case_input";
 }
 
+// Where the filesystem keeps cached pages it was asked to drop (tmpfs), the
+// case says so, for the table to say that its figures are not cold.
 TEST(bench_runner, a_cold_case_starts_each_run_with_its_input_out_of_the_page_cache) {
   work_dir dir(default_parent());
-  if (std::string why = sluice_test::needs_droppable_cache(dir.path()); !why.empty())
-    GTEST_SKIP() << why;
   constexpr std::size_t size = 1 << 20;
   std::vector<std::uint64_t> cached_at_start;
   method measuring{"measures", role::peer, {}};
@@ -172,6 +172,10 @@ TEST(bench_runner, a_cold_case_starts_each_run_with_its_input_out_of_the_page_ca
   progress quiet(0);
   case_result result =
       run_case(cold, dir, {.repeat = 2, .sync = false, .buffer_size = 0}, input, quiet);
+  if (std::string why = sluice_test::needs_droppable_cache(dir.path()); !why.empty()) {
+    EXPECT_EQ(result.input_left_cached, size) << why;
+    return;
+  }
   EXPECT_EQ(result.input_left_cached, 0u);
   EXPECT_EQ(cached_at_start, (std::vector<std::uint64_t>{0, 0, 0, 0}));
   cached_at_start.clear();
