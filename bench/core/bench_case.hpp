@@ -87,6 +87,13 @@ method bind_reader(std::string name, role kind, Read read, Data data) {
   return m;
 }
 
+// A reading method that needs nothing but the input.
+inline method bind_reader(std::string name, role kind, std::string (*read)(const target&)) {
+  method m{std::move(name), kind, {}};
+  m.read = read;
+  return m;
+}
+
 // Writes, untimed, the file a reading case's methods read, at `path`.
 using input_maker = std::shared_ptr<const std::function<void(const char* path)>>;
 

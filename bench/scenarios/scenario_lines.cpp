@@ -52,9 +52,7 @@ void count_lines(std::string_view text, line_count& count) {
   }
 }
 
-struct nothing {};  // the methods need no data but the input
-
-std::string read_memchr(const target& t, nothing) {
+std::string read_memchr(const target& t) {
   line_chunks in(t.input);
   line_count count;
   for (std::string_view lines; !(lines = in.next()).empty();) count_lines(lines, count);
@@ -71,7 +69,7 @@ struct getline_buffer {
   ~getline_buffer() { std::free(data); }
 };
 
-std::string read_getline3(const target& t, nothing) {
+std::string read_getline3(const target& t) {
   stdio_input in(t.input);
   getline_buffer line;
   line_count count;
@@ -91,7 +89,7 @@ std::string read_std_getline(const target& t, std::size_t buffer_size) {
 
 // fgets into a buffer made for the longest line; a longer one would come in
 // pieces, which are joined.
-std::string read_fgets(const target& t, nothing) {
+std::string read_fgets(const target& t) {
   stdio_input in(t.input);
   char line[longest_line + 2];
   std::size_t pending = 0;  // a line's bytes before its last piece
@@ -110,7 +108,7 @@ std::string read_fgets(const target& t, nothing) {
   return count.text();
 }
 
-std::string read_mmap_memchr(const target& t, nothing) {
+std::string read_mmap_memchr(const target& t) {
   mapped_input in(t.input);
   line_count count;
   count_lines(in.bytes(), count);
@@ -150,14 +148,14 @@ std::vector<bench_case> make_lines(std::uint64_t size) {
                {},
                {}};
   c.input = text_input(size);
-  c.methods.push_back(bind_reader("read(2) 1 MiB + memchr", role::limit, read_memchr, nothing{}));
-  c.methods.push_back(bind_reader("getline(3)", role::peer, read_getline3, nothing{}));
+  c.methods.push_back(bind_reader("read(2) 1 MiB + memchr", role::limit, read_memchr));
+  c.methods.push_back(bind_reader("getline(3)", role::peer, read_getline3));
   c.methods.push_back(
       bind_reader("std::getline, std::ifstream", role::peer, read_std_getline, std::size_t{0}));
   c.methods.push_back(bind_reader("std::getline, std::ifstream with a 1 MiB buffer", role::peer,
                                   read_std_getline, std::size_t{1024 * 1024}));
-  c.methods.push_back(bind_reader("fgets", role::peer, read_fgets, nothing{}));
-  c.methods.push_back(bind_reader("mmap + memchr", role::peer, read_mmap_memchr, nothing{}));
+  c.methods.push_back(bind_reader("fgets", role::peer, read_fgets));
+  c.methods.push_back(bind_reader("mmap + memchr", role::peer, read_mmap_memchr));
   return {std::move(c)};
 }
 

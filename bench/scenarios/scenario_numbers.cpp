@@ -144,15 +144,13 @@ const char* parse_strto(const char* at, const char*, std::int64_t& a, double& b,
   return next;
 }
 
-struct nothing {};  // the methods need no data but the input
-
-std::string read_from_chars(const target& t, nothing) { return sum_chunks(t, parse_from_chars); }
-std::string read_strto(const target& t, nothing) { return sum_chunks(t, parse_strto); }
+std::string read_from_chars(const target& t) { return sum_chunks(t, parse_from_chars); }
+std::string read_strto(const target& t) { return sum_chunks(t, parse_strto); }
 #ifdef SLUICE_BENCH_HAVE_FAST_FLOAT
-std::string read_fast_float(const target& t, nothing) { return sum_chunks(t, parse_fast_float); }
+std::string read_fast_float(const target& t) { return sum_chunks(t, parse_fast_float); }
 #endif
 
-std::string read_iostream(const target& t, nothing) {
+std::string read_iostream(const target& t) {
   input_ifstream file(t.input, 0);
   std::ifstream& in = file.get();
   column_sums sums;
@@ -169,7 +167,7 @@ std::string read_iostream(const target& t, nothing) {
   return sums.text();
 }
 
-std::string read_fscanf(const target& t, nothing) {
+std::string read_fscanf(const target& t) {
   stdio_input in(t.input);
   column_sums sums;
   std::int64_t a;
@@ -241,15 +239,13 @@ std::vector<bench_case> make_numbers(std::uint64_t size) {
                {},
                {}};
   c.input = csv_input(bytes);
-  c.methods.push_back(bind_reader("std::ifstream >>", role::peer, read_iostream, nothing{}));
-  c.methods.push_back(bind_reader("fscanf", role::peer, read_fscanf, nothing{}));
-  c.methods.push_back(
-      bind_reader("strtoll/strtod, read(2) 1 MiB", role::peer, read_strto, nothing{}));
-  c.methods.push_back(
-      bind_reader("std::from_chars, read(2) 1 MiB", role::limit, read_from_chars, nothing{}));
+  c.methods.push_back(bind_reader("std::ifstream >>", role::peer, read_iostream));
+  c.methods.push_back(bind_reader("fscanf", role::peer, read_fscanf));
+  c.methods.push_back(bind_reader("strtoll/strtod, read(2) 1 MiB", role::peer, read_strto));
+  c.methods.push_back(bind_reader("std::from_chars, read(2) 1 MiB", role::limit, read_from_chars));
 #ifdef SLUICE_BENCH_HAVE_FAST_FLOAT
   c.methods.push_back(bind_reader("fast_float (doubles) + std::from_chars, read(2) 1 MiB",
-                                  role::peer, read_fast_float, nothing{}));
+                                  role::peer, read_fast_float));
 #else
   c.skipped.emplace_back("fast_float: skipped, not found at build time (libfast-float-dev)");
 #endif

@@ -23,9 +23,7 @@ namespace {
 
 constexpr std::size_t chunk_size = 1024 * 1024;
 
-struct nothing {};  // the methods need no data but the input
-
-std::string read_read(const target& t, nothing) {
+std::string read_read(const target& t) {
   raw_input in(t.input);
   std::vector<char> chunk(chunk_size);
   word_digest digest;
@@ -33,7 +31,7 @@ std::string read_read(const target& t, nothing) {
   return digest.text();
 }
 
-std::string read_fread(const target& t, nothing) {
+std::string read_fread(const target& t) {
   stdio_input in(t.input);
   std::vector<char> chunk(chunk_size);
   word_digest digest;
@@ -43,7 +41,7 @@ std::string read_fread(const target& t, nothing) {
   return digest.text();
 }
 
-std::string read_ifstream(const target& t, nothing) {
+std::string read_ifstream(const target& t) {
   input_ifstream file(t.input, 0);
   std::ifstream& in = file.get();
   std::vector<char> chunk(chunk_size);
@@ -54,7 +52,7 @@ std::string read_ifstream(const target& t, nothing) {
   return digest.text();
 }
 
-std::string read_mmap(const target& t, nothing) {
+std::string read_mmap(const target& t) {
   mapped_input in(t.input);
   word_digest digest;
   digest.add(in.bytes().data(), in.bytes().size());
@@ -71,11 +69,10 @@ bench_case make_case(std::uint64_t size, const input_maker& input, input_cache s
                {}};
   c.input = input;
   c.input_state = state;
-  c.methods.push_back(bind_reader("read(2), 1 MiB a call", role::limit, read_read, nothing{}));
-  c.methods.push_back(bind_reader("fread, 1 MiB a call", role::peer, read_fread, nothing{}));
-  c.methods.push_back(
-      bind_reader("std::ifstream::read, 1 MiB a call", role::peer, read_ifstream, nothing{}));
-  c.methods.push_back(bind_reader("mmap, the whole file", role::peer, read_mmap, nothing{}));
+  c.methods.push_back(bind_reader("read(2), 1 MiB a call", role::limit, read_read));
+  c.methods.push_back(bind_reader("fread, 1 MiB a call", role::peer, read_fread));
+  c.methods.push_back(bind_reader("std::ifstream::read, 1 MiB a call", role::peer, read_ifstream));
+  c.methods.push_back(bind_reader("mmap, the whole file", role::peer, read_mmap));
   return c;
 }
 
