@@ -1,6 +1,6 @@
 // sluice-bench: measures, on the disk the user points it at, each way of
-// writing a file side by side: sluice and the peers a user would pick
-// instead. Runs the chosen scenarios in a fresh work directory, prints a
+// writing and of reading a file side by side: sluice and the peers a user
+// would pick instead. Runs the chosen scenarios in a fresh work directory, prints a
 // table per case as it completes and, with --json, writes every figure.
 // Exit status: 0, 1 if a method failed or the run could not be made, 2 for
 // a usage error.
@@ -16,6 +16,7 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "core/case_input.hpp"
 #include "core/machine.hpp"
 #include "core/options.hpp"
 #include "core/progress.hpp"
@@ -119,6 +120,7 @@ int run_bench(const options& o) {
   std::ofstream json = open_json(o.json);
   std::vector<bench_case> cases = make_cases(o);
   work_dir dir(parent);
+  case_input input(dir);
   run_description run{dir.path(), describe_machine(dir.path()), {o.repeat, o.sync, o.buffer_size}};
   print_header(std::cout, run);
   progress status(total_runs(cases, o.repeat));
@@ -126,7 +128,7 @@ int run_bench(const options& o) {
   results.reserve(cases.size());  // the summaries point into it
   std::vector<case_summary> summaries;
   for (const bench_case& c : cases) {
-    results.push_back(run_case(c, dir, run.settings, status));
+    results.push_back(run_case(c, dir, run.settings, input, status));
     status.clear();
     summaries.push_back(summarize(results.back()));
     print_table(std::cout, summaries.back());

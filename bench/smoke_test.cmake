@@ -2,11 +2,14 @@
 #   cmake -DBENCH=<sluice-bench> -DJSON=<report.json> -P smoke_test.cmake
 # Runs every scenario at 1 MiB once and checks the JSON report: each
 # scenario has a case, and every method of every case posted a positive
-# median (a failed method has a null one), and the methods of large and
-# fragment an "after close" observation. Needs no interpreter but CMake.
+# median (a failed method has a null one: in a reading case, also one that
+# computed another result than the first), the methods of large and
+# fragment an "after close" observation, the reading cases say where their
+# input was, and read has a cold case. Needs no interpreter but CMake.
 cmake_minimum_required(VERSION 3.19)  # string(JSON)
 
-set(scenarios bytes text convert bin2text gather patch large fragment durable journal)
+set(scenarios bytes text convert bin2text gather patch large fragment durable journal
+  read lines numbers scatter)
 file(REMOVE ${JSON})
 execute_process(
   COMMAND ${BENCH} --size 1M --repeat 1 --json ${JSON}
@@ -20,11 +23,23 @@ endif()
 
 file(READ ${JSON} report)
 string(JSON case_count LENGTH "${report}" cases)
+set(reading read lines numbers scatter)
 set(seen "")
+set(cold_read FALSE)
 math(EXPR last_case "${case_count} - 1")
 foreach(c RANGE ${last_case})
   string(JSON scenario GET "${report}" cases ${c} scenario)
   list(APPEND seen ${scenario})
+  string(JSON input TYPE "${report}" cases ${c} input)
+  if(scenario IN_LIST reading AND NOT input STREQUAL "OBJECT")
+    message(FATAL_ERROR "${scenario}: a reading case without its input's state")
+  endif()
+  if(scenario STREQUAL "read")
+    string(JSON cache GET "${report}" cases ${c} input cache)
+    if(cache STREQUAL "cold")
+      set(cold_read TRUE)
+    endif()
+  endif()
   string(JSON method_count LENGTH "${report}" cases ${c} methods)
   math(EXPR last_method "${method_count} - 1")
   foreach(m RANGE ${last_method})
@@ -46,4 +61,7 @@ foreach(scenario ${scenarios})
     message(FATAL_ERROR "the report has no '${scenario}' case")
   endif()
 endforeach()
+if(NOT cold_read)
+  message(FATAL_ERROR "the report has no cold read case")
+endif()
 message(STATUS "sluice-bench: ${case_count} cases, every method with a figure")

@@ -1,11 +1,13 @@
 // sluice-bench: what a measured case is made of. A scenario (bytes, text,
-// gather, large) yields one or more cases; each case is one table of the
-// report, in which every method writes the very same bytes.
+// gather, large; read, lines...) yields one or more cases; each case is one
+// table of the report, in which every method writes the very same bytes or,
+// in a reading case, reads the same input and computes the same result.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,14 +25,14 @@ enum class role {
 struct target {
   const char* path;
   const char* companion;  // a second file, for methods that write two
-  const char* input;      // the file bench_case::make_input wrote, for methods that read one
+  const char* input;      // the file bench_case::input wrote, for methods that read one
   bool sync;
   std::size_t buffer_size;  // sluice writers' buffer; 0: sluice's default
 };
 
-// One way of writing a case's bytes. run() creates or truncates
-// target.path, writes everything, fdatasyncs when target.sync, closes, and
-// throws on any failure.
+// One way of writing a case's bytes, or of reading its input. run() creates
+// or truncates target.path, writes everything, fdatasyncs when target.sync,
+// closes, and throws on any failure. A reading method has `read` instead.
 struct method {
   std::string name;
   role kind;
@@ -46,6 +48,11 @@ struct method {
   // group (the journal's: its committing threads), and stays empty without
   // one. 0: with every peer of the table.
   int group = 0;
+  // A reading method, whose `run` is empty (its case has an input): reads
+  // target.input, computes the case's result and returns it, throwing on
+  // any failure. Every run's result must equal that of the case's first
+  // good run, byte for byte.
+  std::function<std::string(const target&)> read = {};
 };
 
 // The name the report shows: the limit is marked "[limit]".
@@ -71,11 +78,40 @@ method bind_method(std::string name, role kind, Run run, Data data) {
   return {std::move(name), kind, [run, data = std::move(data)](const target& t) { run(t, data); }};
 }
 
-// One table: `bytes` bytes written by each method.
+// A reading method whose runs call read(t, data) and return its result; it
+// keeps its own copy of `data`.
+template <class Read, class Data>
+method bind_reader(std::string name, role kind, Read read, Data data) {
+  method m{std::move(name), kind, {}};
+  m.read = [read, data = std::move(data)](const target& t) -> std::string { return read(t, data); };
+  return m;
+}
+
+// A reading method that needs nothing but the input.
+inline method bind_reader(std::string name, role kind, std::string (*read)(const target&)) {
+  method m{std::move(name), kind, {}};
+  m.read = read;
+  return m;
+}
+
+// Writes, untimed, the file a reading case's methods read, at `path`.
+using input_maker = std::shared_ptr<const std::function<void(const char* path)>>;
+
+inline input_maker make_input_maker(std::function<void(const char* path)> write) {
+  return std::make_shared<const std::function<void(const char* path)>>(std::move(write));
+}
+
+// Where a reading case's input is when each of its runs starts.
+enum class input_cache {
+  cached,  // in the page cache, as a file just written or read is
+  cold,    // dropped from it (fdatasync, then POSIX_FADV_DONTNEED), untimed
+};
+
+// One table: `bytes` bytes written (or read) by each method.
 struct bench_case {
   std::string scenario;  // the scenario's name, e.g. "gather"
   std::string title;     // e.g. "gather: 64 MiB as 64 x 16384 pieces of 64 B"
-  std::uint64_t bytes;   // what every method writes to target.path
+  std::uint64_t bytes;   // what every method writes to target.path, or reads
   std::vector<method> methods;
   std::vector<std::string> skipped;  // methods not built in, with the reason
   // All a run writes, if more than bytes: then target.companion too, with
@@ -89,9 +125,19 @@ struct bench_case {
   // is in every figure whether or not --sync asks for the final one.
   bool syncs_each_commit = false;
   // Optional: writes, untimed, before the case's first run, the file its
-  // methods read (target.input, in the work directory); it is removed when
-  // the case ends.
-  std::function<void(const char* path)> make_input = {};
+  // methods read (target.input, in the work directory). Cases that follow
+  // one another with the same maker (a scenario's tables) share the file,
+  // written once; it is removed when a case with another input comes, or
+  // at the end of the run.
+  input_maker input = {};
+  // For a case with an input: where it is when each run starts.
+  input_cache input_state = input_cache::cached;
 };
+
+// True if the methods of `c` read its input and return a result rather
+// than write a file.
+inline bool reads(const bench_case& c) {
+  return !c.methods.empty() && static_cast<bool>(c.methods.front().read);
+}
 
 }  // namespace sluice::bench

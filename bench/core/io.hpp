@@ -1,8 +1,8 @@
 // sluice-bench: opening and finishing a file the way the limits (raw system
 // calls) and sluice's methods do, with the error checks a careful program
 // makes, so that a failed write fails its method instead of posting a
-// figure. "Finish" is what ends every timed run: flush, fdatasync when the
-// run includes it, close. The peers' files (stdio, std::ofstream, {fmt})
+// figure; and reading a case's input with raw system calls. "Finish" is what ends every timed run:
+// flush, fdatasync when the run includes it, close. The peers' files (stdio, std::ofstream, {fmt})
 // are in peers/.
 #pragma once
 
@@ -10,6 +10,7 @@
 #include <sys/uio.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <sluice/file.hpp>
 #include <sluice/writer.hpp>
 #include <string>
@@ -47,6 +48,32 @@ class raw_file {
   void sync_data();
   // fdatasync when `sync`, then close. Throws std::system_error.
   void finish(bool sync);
+  int fd() const noexcept { return fd_; }
+
+ private:
+  int fd_;
+};
+
+// A descriptor of an existing file, for reading: the raw system call
+// methods of the reading scenarios. Every call throws std::system_error on
+// failure; the descriptor is closed on destruction.
+class raw_input {
+ public:
+  explicit raw_input(const char* path);  // O_RDONLY | O_CLOEXEC
+  raw_input(const raw_input&) = delete;
+  raw_input& operator=(const raw_input&) = delete;
+  ~raw_input();
+
+  // One read(2) of at most `size` bytes, restarted after EINTR: the count
+  // read, 0 at the end of the file.
+  std::size_t read_some(char* data, std::size_t size);
+  // pread(2) until `size` bytes from `offset` are in; throws if the file
+  // ends first.
+  void read_exactly_at(char* data, std::size_t size, std::uint64_t offset);
+  // One preadv(2) per IOV_MAX buffers from `offset`; a short one is
+  // completed by read_exactly_at.
+  void readv_exactly_at(const iovec* iov, std::size_t count, std::uint64_t offset);
+  std::uint64_t size() const;  // fstat
   int fd() const noexcept { return fd_; }
 
  private:

@@ -5,7 +5,9 @@
 //    "scenarios": [names], "cases": [{"scenario", "title", "bytes" (the
 //      output's), "written" (all a run writes: MB/s counts these),
 //      "syncs_each_commit" (fdatasync in every figure, whatever
-//      sync_included says),
+//      sync_included says), "input" (a reading case's: {"cache": "cached" or
+//      "cold", "left_cached_bytes": the most the filesystem kept cached after
+//      a cold run's drop}; null for a writing case),
 //      "methods": [{"name", "role", "runs_s", "median_s", "median_mb_per_s",
 //                   "vs_best_peer", "vs_limit", "after_close", "error"}],
 //      "skipped": [...]}]}
@@ -45,6 +47,12 @@ json method_json(const row& r) {
           {"error", r.result->error.empty() ? json(nullptr) : json(r.result->error)}};
 }
 
+json input_json(const case_summary& summary) {
+  if (!reads(*summary.bench)) return nullptr;
+  bool cold = summary.bench->input_state == input_cache::cold;
+  return {{"cache", cold ? "cold" : "cached"}, {"left_cached_bytes", summary.input_left_cached}};
+}
+
 json case_json(const case_summary& summary) {
   json methods = json::array();
   for (const row& r : summary.rows) methods.push_back(method_json(r));
@@ -54,6 +62,7 @@ json case_json(const case_summary& summary) {
           {"bytes", bench.bytes},
           {"written", bench.written ? bench.written : bench.bytes},
           {"syncs_each_commit", bench.syncs_each_commit},
+          {"input", input_json(summary)},
           {"methods", std::move(methods)},
           {"skipped", bench.skipped}};
 }

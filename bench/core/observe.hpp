@@ -12,7 +12,7 @@ namespace sluice::bench {
 std::string extents_of(std::initializer_list<const char*> paths);
 
 // "12 MiB cached": how much of the file at `path` is in the page cache
-// (mincore).
+// (page_cache.hpp).
 std::string cached_of(const char* path);
 
 }  // namespace sluice::bench

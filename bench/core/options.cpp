@@ -70,7 +70,7 @@ void add_options(CLI::App& app, options& o) {
       ->delimiter(',')
       ->check(CLI::IsMember(scenario_names()));
   app.add_option("--size", o.size,
-                 "Bytes each scenario writes, e.g. 512K, 64M, 1G (K = 1024) "
+                 "Bytes each scenario writes or reads, e.g. 512K, 64M, 1G (K = 1024) "
                  "(default: each scenario's own)")
       ->option_text("SIZE")
       ->transform(size_in_bytes(std::numeric_limits<std::uint64_t>::max(), ""));
@@ -100,8 +100,9 @@ void add_options(CLI::App& app, options& o) {
 
 std::variant<options, int> parse_options(int argc, char** argv) {
   CLI::App app(
-      "Measures each way of writing a file, side by side, on the disk you point it at:\n"
-      "sluice and what you would use instead (stdio, iostreams, {fmt}, raw system calls).",
+      "Measures each way of writing and of reading a file, side by side, on the disk you\n"
+      "point it at: sluice and what you would use instead (stdio, iostreams, {fmt}, mmap,\n"
+      "raw system calls).",
       "sluice-bench");
   app.footer(scenarios_help());
   options o;

@@ -10,7 +10,7 @@ namespace sluice::bench {
 
 struct options {
   std::vector<std::string> scenarios;  // in the report's order, no repeats
-  std::uint64_t size = 0;              // bytes per scenario; 0: each one's default
+  std::uint64_t size = 0;              // bytes a scenario writes or reads; 0: its default
   int repeat = 5;                      // runs per method; the report gives the median
   bool sync = false;                   // figures include the final fdatasync
   std::size_t buffer_size = 0;         // sluice writers' buffer; 0: sluice's default

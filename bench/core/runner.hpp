@@ -4,8 +4,11 @@
 // from open to close (fdatasync included when asked; what the method
 // prepares first is not timed), and its output is
 // checked before the figure counts; then, untimed, the filesystem is synced
-// so that the next run starts with nothing left to write back. A method that fails or writes wrong
-// bytes is run no more and posts no figure.
+// so that the next run starts with nothing left to write back. In a reading
+// case, each run reads the case's input (put in place untimed, and dropped
+// from the page cache before each run of a cold case) and its result must
+// equal the first good run's. A method that fails, writes wrong bytes or
+// computes another result is run no more and posts no figure.
 #pragma once
 
 #include <sluice/writer.hpp>
@@ -13,6 +16,7 @@
 #include <vector>
 
 #include "core/bench_case.hpp"
+#include "core/case_input.hpp"
 #include "core/progress.hpp"
 #include "core/work_dir.hpp"
 
@@ -33,6 +37,10 @@ struct method_result {
 struct case_result {
   const bench_case* bench;
   std::vector<method_result> methods;  // in the order of bench->methods
+  // A cold case: the most of its input the filesystem kept cached after a
+  // drop (tmpfs: all of it), so that the report can say the figures are
+  // not cold.
+  std::uint64_t input_left_cached = 0;
 };
 
 // The buffer the sluice writers use under `settings`, and those with
@@ -45,7 +53,10 @@ inline std::size_t sluice_direct_buffer_size(const run_settings& settings) {
                               : sluice::writer_options::default_direct_buffer_size;
 }
 
+// Runs `bench` in `dir`, its input (if any) put in place through `input`,
+// which keeps it for the next case with the same maker. Throws only what
+// putting the input in place throws; a method's failure is in its result.
 case_result run_case(const bench_case& bench, const work_dir& dir, const run_settings& settings,
-                     progress& status);
+                     case_input& input, progress& status);
 
 }  // namespace sluice::bench

@@ -35,7 +35,7 @@ std::optional<double> ratio(const std::optional<double>& value, const std::optio
 }  // namespace
 
 case_summary summarize(const case_result& result) {
-  case_summary summary{result.bench, {}};
+  case_summary summary{result.bench, {}, result.input_left_cached};
   for (std::size_t i = 0; i < result.methods.size(); ++i)
     summary.rows.push_back(figures_of(*result.bench, i, result.methods[i]));
   std::optional<double> limit = fastest(summary.rows, role::limit);

@@ -9,6 +9,7 @@
 // no part in the ratios.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -27,7 +28,8 @@ struct row {
 
 struct case_summary {
   const bench_case* bench;
-  std::vector<row> rows;  // in the order of bench->methods
+  std::vector<row> rows;                // in the order of bench->methods
+  std::uint64_t input_left_cached = 0;  // case_result::input_left_cached
 };
 
 case_summary summarize(const case_result& result);

@@ -51,6 +51,19 @@ void print_row(std::ostream& out, const row& r, int name_width) {
   out << text << '\n';
 }
 
+// Where a reading table's input was when each run started.
+void print_input_state(std::ostream& out, const case_summary& summary) {
+  if (summary.bench->input_state == input_cache::cached) {
+    out << "  (cached: the input is in the page cache when each run starts)\n";
+    return;
+  }
+  out << "  (cold: the input is fdatasync'ed and dropped from the page cache before each run, "
+         "untimed)\n";
+  if (summary.input_left_cached > 0)
+    out << "  (but the filesystem kept up to " << format_size(summary.input_left_cached)
+        << " of it cached after a drop, as tmpfs does: these figures are not cold)\n";
+}
+
 bool observes(const bench_case& bench) {
   return std::any_of(bench.methods.begin(), bench.methods.end(),
                      [](const method& m) { return static_cast<bool>(m.observe); });
@@ -77,6 +90,7 @@ void print_table(std::ostream& out, const case_summary& summary) {
                 "method", "MB/s", "vs best peer", "vs limit",
                 observes(*summary.bench) ? "  after close" : "");
   out << '\n' << summary.bench->title << '\n';
+  if (reads(*summary.bench)) print_input_state(out, summary);
   if (summary.bench->syncs_each_commit)
     out << "  (every method fdatasyncs each transaction: these figures include it, --sync or "
            "not)\n";
@@ -96,6 +110,8 @@ void print_footer(std::ostream& out, const run_description& run) {
       << "; its bytes are then checked against those of the table's first good run\n"
          "(or, where the methods write different files, read back through their own API),\n"
          "and the filesystem synced (untimed) so the next run has nothing left to write back.\n"
+         "In a reading table, a run reads the table's input (written once, untimed) and\n"
+         "computes a result, which must equal that of the table's first good run.\n"
          "vs best peer: speed over that of the fastest non-sluice method of the table\n"
          "(journal: of the same number of committing threads; blank where there is none).\n"
          "vs limit: speed over that of the raw system call method marked [limit].\n";

@@ -6,7 +6,7 @@
 // with floating point in the shortest form that reads back to the same value
 // (fmt's "{}" and std::to_chars agree on it for these values: none is an
 // integer, none is below 1e-4). The input is written to the work directory
-// before the case's first run (bench_case::make_input).
+// before the case's first run (bench_case::input).
 #include <charconv>
 #include <cstdio>
 #include <cstring>
@@ -108,12 +108,12 @@ std::vector<bench_case> make_bin2text(std::uint64_t requested) {
                xml,
                {},
                {}};
-  c.make_input = [input = std::make_shared<const std::vector<unsigned char>>(std::move(bytes))](
-                     const char* path) {
+  c.input = make_input_maker([input = std::make_shared<const std::vector<unsigned char>>(
+                                  std::move(bytes))](const char* path) {
     raw_file out(path);
     out.write_all(reinterpret_cast<const char*>(input->data()), input->size());
     out.finish(false);
-  };
+  });
   add_fmt_peer(c, "fmt::output_file, a print per record",
                [](auto& out, const target& t) { convert_with_fmt(out, t); });
 #ifdef SLUICE_BENCH_HAVE_BIN2TEXT

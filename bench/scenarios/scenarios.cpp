@@ -24,13 +24,17 @@ std::uint64_t one_output(std::uint64_t size) { return saturating_mul(2, std::max
 // fragment: the output, its companion and the reference.
 std::uint64_t two_outputs(std::uint64_t size) { return saturating_mul(3, std::max(size, mib)); }
 
+// read, lines, numbers: their input, `size` bytes (a line or a row more),
+// and nothing written.
+std::uint64_t input_only(std::uint64_t size) { return saturating_add(size, 4096); }
+
 // bin2text: the XML and its reference, and the binary input in the work
 // directory: 26 bytes a record, whose element takes 58 or more.
 std::uint64_t xml_and_input(std::uint64_t size) {
   return saturating_add(one_output(size), size / 2);
 }
 
-constexpr std::array<scenario, 10> all = {{
+constexpr std::array<scenario, 14> all = {{
     {"bytes", "one byte per call: stdio, iostreams, {fmt}, a hand buffer, sluice put", 32 * mib,
      make_bytes, one_output},
     {"text", "\"All work and no play...\" lines of a few pieces each", 64 * mib, make_text,
@@ -54,6 +58,14 @@ constexpr std::array<scenario, 10> all = {{
     {"journal",
      "sluice::journal at 1, 4, 16 threads vs write(2) + fdatasync, RocksDB, LevelDB, SQLite",
      300 * 11600, make_journal_case, journal_disk_needed},
+    {"read", "a file's bytes, cached and cold: read(2), fread, std::ifstream::read, mmap",
+     256 * mib, make_read, input_only},
+    {"lines", "count lines: read(2) + memchr, getline(3), std::getline, fgets, mmap + memchr",
+     32 * mib, make_lines, input_only},
+    {"numbers", "sum a CSV of int64, double, int32: >>, fscanf, strtod, from_chars, fast_float",
+     4 * mib, make_numbers, input_only},
+    {"scatter", "a file into many pieces of memory: pread each, preadv, one pread + copies",
+     16 * mib, make_scatter, scatter_input_size},
 }};
 
 }  // namespace

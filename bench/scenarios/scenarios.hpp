@@ -23,8 +23,8 @@ struct scenario {
   std::uint64_t (*disk_needed)(std::uint64_t size);
 };
 
-// bytes, text, convert, bin2text, gather, patch, large, fragment, durable, journal: the
-// order of the report.
+// bytes, text, convert, bin2text, gather, patch, large, fragment, durable, journal,
+// read, lines, numbers, scatter: the order of the report.
 std::span<const scenario> scenarios();
 
 std::vector<bench_case> make_bytes(std::uint64_t size);
@@ -38,5 +38,10 @@ std::vector<bench_case> make_fragment(std::uint64_t size);
 std::vector<bench_case> make_durable(std::uint64_t size);
 std::vector<bench_case> make_journal_case(std::uint64_t size);
 std::uint64_t journal_disk_needed(std::uint64_t size);
+std::vector<bench_case> make_read(std::uint64_t size);
+std::vector<bench_case> make_lines(std::uint64_t size);
+std::vector<bench_case> make_numbers(std::uint64_t size);
+std::vector<bench_case> make_scatter(std::uint64_t size);
+std::uint64_t scatter_input_size(std::uint64_t size);
 
 }  // namespace sluice::bench

@@ -1,0 +1,34 @@
+// sluice-bench: an input read with read(2), 1 MiB at a time, and handed out
+// as runs of whole lines: the raw loop of the lines and numbers limits (and
+// of the numbers peers that differ from the limit only in their parsing).
+// The incomplete line at a chunk's end is moved to the buffer's start and
+// completed by the next read(2).
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+#include <vector>
+
+#include "core/io.hpp"
+
+namespace sluice::bench {
+
+class line_chunks {
+ public:
+  explicit line_chunks(const char* path);  // throws std::system_error
+
+  // The next run of whole lines, each ending with '\n' but the input's last
+  // line, which may lack one; followed in memory by a '\0' (for strtod and
+  // the like). Empty at the end of the input. Valid until the next call. A
+  // line longer than the buffer grows it. Throws std::system_error.
+  std::string_view next();
+
+ private:
+  raw_input in_;
+  std::vector<char> buffer_;
+  std::size_t start_ = 0;   // where the incomplete line begins
+  std::size_t filled_ = 0;  // bytes in the buffer
+  char under_nul_ = 0;      // the byte the '\0' after the last run covers
+};
+
+}  // namespace sluice::bench
