@@ -296,6 +296,10 @@ class reader {
 
   // Lines (src/reader/lines.cpp).
   const std::byte* find_newline() noexcept;
+  // The index in masks_ of `block`, a block of the buffer.
+  std::size_t index_of(const std::byte* block) const noexcept {
+    return static_cast<std::size_t>(block - begin_) / 64;
+  }
   std::size_t line_room() const noexcept;
 
   // The buffer: [pos_, end_) is read and not consumed; begin_ holds the byte
@@ -307,11 +311,13 @@ class reader {
   std::size_t capacity_ = 0;
   std::unique_ptr<char[], detail::free_deleter> storage_;
 
-  // The line search: the 64-byte block of the buffer last scanned and the
-  // newlines in it not yet passed (block_ is null after the buffer changed);
-  // no newline lies in [tell(), clean_to_).
-  const std::byte* block_ = nullptr;
-  std::uint64_t bits_ = 0;
+  // The line search: one bit per buffered byte, set for a newline, one word
+  // per 64-byte block of the buffer, valid for the blocks in [masked_from_,
+  // masked_to_) (empty after the buffer changed); no newline lies in
+  // [tell(), clean_to_).
+  std::unique_ptr<std::uint64_t[]> masks_;
+  const std::byte* masked_from_ = nullptr;
+  const std::byte* masked_to_ = nullptr;
   std::uint64_t clean_to_ = 0;
   std::uint64_t lines_ = 0;
 

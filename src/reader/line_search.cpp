@@ -9,7 +9,7 @@
 namespace sluice::detail {
 namespace {
 
-using scan_function = newline_block (*)(const std::byte*, const std::byte*) noexcept;
+using scan_function = void (*)(const std::byte*, const std::byte*, std::uint64_t*) noexcept;
 
 // Bits of the bytes of a block before `limit`.
 std::uint64_t before_limit(const std::byte* block, const std::byte* limit) noexcept {
@@ -22,17 +22,12 @@ std::uint64_t before_limit(const std::byte* block, const std::byte* limit) noexc
 // Always inlined, so that each variant's loop is compiled for its target
 // and its mask inlined into it.
 template <class Mask>
-__attribute__((always_inline)) inline newline_block scan_with(const std::byte* block,
-                                                              const std::byte* limit,
-                                                              Mask mask) noexcept {
-  for (;;) {
-    std::uint64_t bits = mask(block);
-    if (limit - block <= static_cast<std::ptrdiff_t>(newline_block_size)) {
-      return {block, bits & before_limit(block, limit)};
-    }
-    if (bits != 0) return {block, bits};
-    block += newline_block_size;
-  }
+__attribute__((always_inline)) inline void scan_with(const std::byte* block, const std::byte* limit,
+                                                     std::uint64_t* masks, Mask mask) noexcept {
+  for (; limit - block > static_cast<std::ptrdiff_t>(newline_block_size);
+       block += newline_block_size)
+    *masks++ = mask(block);
+  if (block < limit) *masks = mask(block) & before_limit(block, limit);
 }
 
 // Eight bytes at a time: a byte equal to '\n' becomes 0 after the xor, and
@@ -98,23 +93,26 @@ const choice& chosen() noexcept {
 
 }  // namespace
 
-newline_block scan_newlines_portable(const std::byte* block, const std::byte* limit) noexcept {
-  return scan_with(block, limit, portable_mask);
+void scan_newlines_portable(const std::byte* block, const std::byte* limit,
+                            std::uint64_t* masks) noexcept {
+  scan_with(block, limit, masks, portable_mask);
 }
 
 #if defined(__x86_64__)
-newline_block scan_newlines_sse2(const std::byte* block, const std::byte* limit) noexcept {
-  return scan_with(block, limit, sse2_mask);
+void scan_newlines_sse2(const std::byte* block, const std::byte* limit,
+                        std::uint64_t* masks) noexcept {
+  scan_with(block, limit, masks, sse2_mask);
 }
 
-__attribute__((target("avx2"))) newline_block scan_newlines_avx2(const std::byte* block,
-                                                                 const std::byte* limit) noexcept {
-  return scan_with(block, limit, avx2_mask);
+__attribute__((target("avx2"))) void scan_newlines_avx2(const std::byte* block,
+                                                        const std::byte* limit,
+                                                        std::uint64_t* masks) noexcept {
+  scan_with(block, limit, masks, avx2_mask);
 }
 #endif
 
-newline_block scan_newlines(const std::byte* block, const std::byte* limit) noexcept {
-  return chosen().scan(block, limit);
+void scan_newlines(const std::byte* block, const std::byte* limit, std::uint64_t* masks) noexcept {
+  chosen().scan(block, limit, masks);
 }
 
 const char* newline_scan_name() noexcept { return chosen().name; }

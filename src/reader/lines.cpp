@@ -22,38 +22,31 @@ std::uint64_t from(const std::byte* block, const std::byte* p) noexcept {
 
 }  // namespace
 
-// The next '\n' in [pos_, end_), or null. Each buffered byte is scanned once:
-// the newlines of the last block scanned are kept in bits_ (those before
-// pos_ masked off at each call), and after a refill the scan goes on from
-// clean_to_, where the last one stopped.
-const std::byte* reader::find_newline() noexcept {
-  const std::byte* block = block_;
-  std::uint64_t bits = bits_;
-  if (block == nullptr || pos_ < block || pos_ >= block + detail::newline_block_size) {
-    const std::byte* start = pos_;
-    if (clean_to_ > tell()) start = std::min<const std::byte*>(begin_ + (clean_to_ - base_), end_);
-    if (start == end_) return nullptr;
-    detail::newline_block found = detail::scan_newlines(block_of(start), end_);
-    block = found.block;
-    bits = found.bits;
-    if (block <= start) bits &= from(block, start);
-  } else {
-    bits &= from(block, pos_);
+// The next '\n' in [pos_, end_), or null. What is buffered is scanned once,
+// from the position (or where the last search stopped, clean_to_) to the
+// end, into masks_; each call then reads the words from the position on.
+// Inlined into read_line and skip_line: it runs once a line.
+__attribute__((always_inline)) inline const std::byte* reader::find_newline() noexcept {
+  const std::byte* start = pos_;
+  if (clean_to_ > tell()) start = std::min<const std::byte*>(begin_ + (clean_to_ - base_), end_);
+  if (start >= end_) return nullptr;
+  const std::byte* block = block_of(start);
+  if (block < masked_from_ || block >= masked_to_) {
+    detail::scan_newlines(block, end_, masks_.get() + index_of(block));
+    masked_from_ = block;
+    masked_to_ = block_of(end_ + (detail::newline_block_size - 1));
   }
-  while (bits == 0) {
-    block += detail::newline_block_size;
-    if (block >= end_) {
-      block_ = nullptr;
+  std::size_t i = index_of(block);
+  std::size_t last = index_of(masked_to_);
+  std::uint64_t word = masks_[i] & from(block, start);
+  while (word == 0) {
+    if (++i == last) {
       clean_to_ = base_ + static_cast<std::uint64_t>(end_ - begin_);
       return nullptr;
     }
-    detail::newline_block found = detail::scan_newlines(block, end_);
-    block = found.block;
-    bits = found.bits;
+    word = masks_[i];
   }
-  block_ = block;
-  bits_ = bits;  // the newline returned stays: the caller moves past it, or not (too long)
-  return block + std::countr_zero(bits);
+  return begin_ + i * detail::newline_block_size + std::countr_zero(word);
 }
 
 // The bytes that prove the line at the position too long when no newline
