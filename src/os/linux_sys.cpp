@@ -163,6 +163,13 @@ int real_drop_cache(handle h, std::int64_t offset, std::int64_t length) {
   return -1;
 }
 
+int real_advise_sequential(handle h) {
+  int error = ::posix_fadvise(h, 0, 0, POSIX_FADV_SEQUENTIAL);
+  if (error == 0) return 0;
+  errno = error;
+  return -1;
+}
+
 std::int64_t real_seek_region(handle h, std::int64_t offset, region what) {
   return ::lseek(h, static_cast<off_t>(offset), what == region::data ? SEEK_DATA : SEEK_HOLE);
 }
@@ -292,6 +299,7 @@ constexpr sys_table real_table{
     .count_extents = real_count_extents,
     .writeback = real_writeback,
     .drop_cache = real_drop_cache,
+    .advise_sequential = real_advise_sequential,
     .seek_region = real_seek_region,
     .set_no_copy_on_write = real_set_no_copy_on_write,
     .rename = real_rename,

@@ -178,6 +178,10 @@ struct sys_table {
   int (*writeback)(handle h, std::int64_t offset, std::int64_t length, bool wait);
   // Drops the range's clean pages from the cache (a hint). May be a no-op.
   int (*drop_cache)(handle h, std::int64_t offset, std::int64_t length);
+  // Tells the OS the whole file will be read from start to end, so that it
+  // reads further ahead and drops pages behind sooner (a hint). ESPIPE for a
+  // stream. May be a no-op returning 0.
+  int (*advise_sequential)(handle h);
   // The offset of the first byte of data (region::data) or of the first
   // hole (region::hole) at or after `offset`: -1 with ENXIO where there is
   // none; may refuse (EINVAL): the journal then reads everything.

@@ -1,6 +1,6 @@
 // The Linux backend of the platform seam, entry by entry where an entry
 // does more than forward one call: the open options, directory listing,
-// the open state, draining the async queue.
+// the open state, the sequential hint, draining the async queue.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <linux/magic.h>
@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -97,6 +98,20 @@ TEST_F(linux_sys, state_reads_and_sets_what_the_handle_was_opened_with) {
   EXPECT_FALSE(state.append);
   EXPECT_FALSE(state.non_blocking);
   ::close(fd);
+}
+
+// posix_fadvise returns its error rather than setting errno: the entry
+// turns it into -1 and errno, ESPIPE on a pipe.
+TEST_F(linux_sys, advise_sequential_hints_a_file_and_refuses_a_pipe_with_espipe) {
+  write_all(dir / "f", "x");
+  int fd = backend().open(sluice::detail::working_directory, (dir / "f").c_str(), {});
+  ASSERT_GE(fd, 0);
+  EXPECT_EQ(backend().advise_sequential(fd), 0);
+  ::close(fd);
+  pipe_ends ends;
+  errno = 0;
+  EXPECT_EQ(backend().advise_sequential(ends.read_end()), -1);
+  EXPECT_EQ(errno, ESPIPE);
 }
 
 // Names of every length, enough of them to take several calls.

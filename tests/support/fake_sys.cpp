@@ -77,6 +77,8 @@ fake_sys::fake_sys()
           .count_extents = forward<call::count_extents, &sys_table::count_extents>::entry,
           .writeback = writeback_entry,
           .drop_cache = forward<call::drop_cache, &sys_table::drop_cache>::entry,
+          .advise_sequential =
+              forward<call::advise_sequential, &sys_table::advise_sequential>::entry,
           .seek_region = forward<call::seek_region, &sys_table::seek_region>::entry,
           .set_no_copy_on_write =
               forward<call::set_no_copy_on_write, &sys_table::set_no_copy_on_write>::entry,
@@ -169,9 +171,16 @@ ssize_t fake_sys::transfer(call which, int fd, const iovec* iov, int count, std:
   std::size_t requested = total(iov, count);
   auto record = [&](ssize_t result) {
     int saved = errno;  // the caller reads errno after we return
-    write_record done{fd, offset, requested, count, result, result < 0 ? saved : 0};
+    write_record done{fd,
+                      offset,
+                      requested,
+                      count,
+                      result,
+                      result < 0 ? saved : 0,
+                      count > 0 ? iov[0].iov_base : nullptr};
     if (which == call::write_at) writes_at_.push_back(done);
     if (which == call::write_stream) stream_writes_.push_back(done);
+    if (which == call::read_at) reads_at_.push_back(done);
     errno = saved;
     return result;
   };

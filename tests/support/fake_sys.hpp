@@ -14,6 +14,7 @@
 //   fake.short_transfer(call::write_stream, 1, 3);  // streams (pipes) as write_at
 //   fake.interrupt_every_write_stream();  fake.on_write_stream(hook);
 //   fake.short_transfer(call::read_stream, 1, 3);   // read_stream: fail, short
+//   fake.reads_at();                        // every read_at: offset, length, memory
 //
 // Asynchronous writes: by default async_open fails with ENOSYS, so that a
 // write_behind writer uses its thread, as without liburing.
@@ -81,6 +82,7 @@ enum class call {
   count_extents,
   writeback,
   drop_cache,
+  advise_sequential,
   seek_region,
   set_no_copy_on_write,
   rename,
@@ -142,14 +144,15 @@ struct async_submit_record {
   std::size_t in_flight;  // writes submitted and not yet reaped, this one included
 };
 
-// One write_at (or write_stream) that reached the fake.
+// One write_at, write_stream or read_at that reached the fake.
 struct write_record {
   int fd;
   std::int64_t offset;    // -1 for write_stream
   std::size_t requested;  // total bytes of the iovecs
   int iov_count;
-  ssize_t result;  // what the fake returned
-  int error;       // errno when result < 0
+  ssize_t result;                // what the fake returned
+  int error;                     // errno when result < 0
+  const void* memory = nullptr;  // the first iovec's address
 };
 
 // What a hook tells the fake to do with one write_at, write_stream or read_at: forward
@@ -227,6 +230,7 @@ class fake_sys {
   int calls(call which) const { return calls_[static_cast<std::size_t>(which)]; }
   const std::vector<write_record>& writes_at() const noexcept { return writes_at_; }
   const std::vector<write_record>& stream_writes() const noexcept { return stream_writes_; }
+  const std::vector<write_record>& reads_at() const noexcept { return reads_at_; }
   // Every call that reached the fake, in order.
   const std::vector<call>& log() const noexcept { return log_; }
   // What each open asked for.
@@ -326,6 +330,7 @@ class fake_sys {
   std::function<void(call)> before_each_;
   std::vector<write_record> writes_at_;
   std::vector<write_record> stream_writes_;
+  std::vector<write_record> reads_at_;
   std::vector<sluice::detail::open_request> opens_;
   std::vector<std::string> open_paths_;
   std::vector<call> log_;

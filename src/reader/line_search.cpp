@@ -1,0 +1,120 @@
+#include "reader/line_search.hpp"
+
+#include <cstring>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+namespace sluice::detail {
+namespace {
+
+using scan_function = void (*)(const std::byte*, const std::byte*, std::uint64_t*) noexcept;
+
+// Bits of the bytes of a block before `limit`.
+std::uint64_t before_limit(const std::byte* block, const std::byte* limit) noexcept {
+  if (limit <= block) return 0;
+  auto left = static_cast<std::size_t>(limit - block);
+  return left >= newline_block_size ? ~std::uint64_t{0} : (std::uint64_t{1} << left) - 1;
+}
+
+// The scan loop every variant shares: `mask` gives one block's newline bits.
+// Always inlined, so that each variant's loop is compiled for its target
+// and its mask inlined into it.
+template <class Mask>
+__attribute__((always_inline)) inline void scan_with(const std::byte* block, const std::byte* limit,
+                                                     std::uint64_t* masks, Mask mask) noexcept {
+  for (; limit - block > static_cast<std::ptrdiff_t>(newline_block_size);
+       block += newline_block_size)
+    *masks++ = mask(block);
+  if (block < limit) *masks = mask(block) & before_limit(block, limit);
+}
+
+// Eight bytes at a time: a byte equal to '\n' becomes 0 after the xor, and
+// the arithmetic below sets the top bit of exactly those bytes (no carry
+// crosses bytes, unlike the shorter has-zero-byte test).
+std::uint64_t portable_mask(const std::byte* block) noexcept {
+  constexpr std::uint64_t low7 = 0x7f7f7f7f7f7f7f7fULL;
+  constexpr std::uint64_t newlines = 0x0a0a0a0a0a0a0a0aULL;
+  std::uint64_t bits = 0;
+  for (std::size_t word = 0; word < newline_block_size / 8; ++word) {
+    std::uint64_t v;
+    std::memcpy(&v, block + 8 * word, 8);
+    v ^= newlines;
+    std::uint64_t zero = ~(((v & low7) + low7) | v | low7);  // 0x80 where the byte is 0
+    // Gather the eight top bits into one byte (little-endian byte order).
+    std::uint64_t packed = ((zero >> 7) * 0x0102040810204080ULL) >> 56;
+    bits |= packed << (8 * word);
+  }
+  return bits;
+}
+
+#if defined(__x86_64__)
+std::uint64_t sse2_mask(const std::byte* block) noexcept {
+  const __m128i newline = _mm_set1_epi8('\n');
+  std::uint64_t bits = 0;
+  for (int i = 0; i < 4; ++i) {
+    __m128i v = _mm_load_si128(reinterpret_cast<const __m128i*>(block + 16 * i));
+    auto m = static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, newline)));
+    bits |= std::uint64_t{m} << (16 * i);
+  }
+  return bits;
+}
+
+__attribute__((target("avx2"))) std::uint64_t avx2_mask(const std::byte* block) noexcept {
+  const __m256i newline = _mm256_set1_epi8('\n');
+  __m256i lo = _mm256_load_si256(reinterpret_cast<const __m256i*>(block));
+  __m256i hi = _mm256_load_si256(reinterpret_cast<const __m256i*>(block + 32));
+  auto l = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, newline)));
+  auto h = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, newline)));
+  return std::uint64_t{l} | (std::uint64_t{h} << 32);
+}
+#endif
+
+struct choice {
+  scan_function scan;
+  const char* name;
+};
+
+choice choose() noexcept {
+#if defined(__x86_64__)
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx2")) return {scan_newlines_avx2, "avx2"};
+  return {scan_newlines_sse2, "sse2"};
+#else
+  return {scan_newlines_portable, "portable"};
+#endif
+}
+
+const choice& chosen() noexcept {
+  static const choice once = choose();
+  return once;
+}
+
+}  // namespace
+
+void scan_newlines_portable(const std::byte* block, const std::byte* limit,
+                            std::uint64_t* masks) noexcept {
+  scan_with(block, limit, masks, portable_mask);
+}
+
+#if defined(__x86_64__)
+void scan_newlines_sse2(const std::byte* block, const std::byte* limit,
+                        std::uint64_t* masks) noexcept {
+  scan_with(block, limit, masks, sse2_mask);
+}
+
+__attribute__((target("avx2"))) void scan_newlines_avx2(const std::byte* block,
+                                                        const std::byte* limit,
+                                                        std::uint64_t* masks) noexcept {
+  scan_with(block, limit, masks, avx2_mask);
+}
+#endif
+
+void scan_newlines(const std::byte* block, const std::byte* limit, std::uint64_t* masks) noexcept {
+  chosen().scan(block, limit, masks);
+}
+
+const char* newline_scan_name() noexcept { return chosen().name; }
+
+}  // namespace sluice::detail

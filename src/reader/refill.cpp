@@ -1,0 +1,151 @@
+// sluice::reader's buffer: allocation, growth, and refilling it from the
+// file, with the checks on where the file ends.
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <exception>
+#include <limits>
+#include <new>
+#include <string>
+
+#include "os/error_messages.hpp"
+#include "reader/line_search.hpp"
+#include "sluice/reader.hpp"
+#include "writer/aligned_buffer.hpp"
+
+namespace sluice {
+namespace {
+
+std::uint64_t align_down(std::uint64_t value, std::size_t align) noexcept {
+  return value / align * align;
+}
+
+std::size_t align_up(std::size_t value, std::size_t align) {
+  if (value > std::numeric_limits<std::size_t>::max() - align) throw std::bad_alloc();
+  return (value + align - 1) / align * align;
+}
+
+// A buffer of `capacity` bytes (rounded up to `align`) plus a line-search
+// block of padding, aligned for both, zeroed so that the padding the
+// search reads is never uninitialized memory.
+detail::owned_buffer allocate(std::size_t capacity, std::size_t align) {
+  std::size_t memory = std::max(align, detail::newline_block_size);
+  capacity = align_up(capacity, align);
+  detail::owned_buffer buffer =
+      detail::allocate_buffer(align_up(capacity + detail::newline_block_size, memory), memory);
+  std::memset(buffer.data.get(), 0, buffer.capacity);
+  buffer.capacity = capacity;
+  return buffer;
+}
+
+// One newline mask per block of a buffer of `capacity` bytes.
+std::unique_ptr<std::uint64_t[]> masks_for(std::size_t capacity) {
+  return std::unique_ptr<std::uint64_t[]>(
+      new std::uint64_t[capacity / detail::newline_block_size + 2]);
+}
+
+}  // namespace
+
+void reader::start_buffer(std::size_t capacity, std::uint64_t offset) {
+  detail::owned_buffer buffer = allocate(std::max(capacity, align_), align_);
+  masks_ = masks_for(buffer.capacity);
+  storage_ = std::move(buffer.data);
+  capacity_ = buffer.capacity;
+  begin_ = reinterpret_cast<std::byte*>(storage_.get());
+  restart_at(offset);
+  clean_to_ = offset;
+  dropped_to_ = offset;
+}
+
+// Empties the buffer and makes `offset` the position: the next refill reads
+// there (direct: from the block holding it).
+void reader::restart_at(std::uint64_t offset) noexcept {
+  base_ = align_down(offset, align_);
+  pos_ = end_ = begin_ + (offset - base_);
+  masked_from_ = masked_to_ = nullptr;
+}
+
+// Makes at least `want` bytes buffered from the position, unless the file
+// ends first. Returns the count buffered.
+std::size_t reader::fill(std::size_t want) {
+  while (static_cast<std::size_t>(end_ - pos_) < want) {
+    if (!read_more(want)) break;
+  }
+  return static_cast<std::size_t>(end_ - pos_);
+}
+
+// One read after what is buffered, as large as the buffer allows; false
+// if it found the end of the file.
+bool reader::read_more(std::size_t want) {
+  masked_from_ = masked_to_ = nullptr;  // the buffer moves, and its last block may gain newlines
+  make_room(want);
+  std::uint64_t end_offset = base_ + static_cast<std::uint64_t>(end_ - begin_);
+  std::uint64_t from = align_down(end_offset, align_);  // direct: re-read a partial block
+  std::byte* into = begin_ + (from - base_);
+  std::size_t asked = capacity_ - static_cast<std::size_t>(into - begin_);
+  std::size_t got = read_file({into, asked}, from);
+  if (into + got < end_) throw_shrank(from + got);  // bytes it had are gone
+  bool more = into + got > end_;
+  end_ = into + got;
+  if (options_.caching == caching_mode::no_cache) drop_behind();
+  return more;
+}
+
+// Leaves room after end_ for `want` bytes from the position: moves what is
+// buffered from the position (direct: from its block) to the front, into a
+// larger buffer if the buffer cannot hold it and `want` more.
+void reader::make_room(std::size_t want) {
+  std::uint64_t keep_offset = align_down(tell(), align_);
+  std::byte* keep = begin_ + (keep_offset - base_);
+  auto kept = static_cast<std::size_t>(end_ - keep);
+  auto lead = static_cast<std::size_t>(pos_ - keep);
+  if (want > std::numeric_limits<std::size_t>::max() - lead - align_) throw std::bad_alloc();
+  std::size_t needed = align_up(lead + want, align_);
+  if (needed > capacity_) {
+    grow(std::max(needed, 2 * capacity_), keep, kept);
+  } else if (keep != begin_) {
+    std::memmove(begin_, keep, kept);
+  } else {
+    return;
+  }
+  base_ = keep_offset;
+  pos_ = begin_ + lead;
+  end_ = begin_ + kept;
+}
+
+// A larger buffer holding the `kept` bytes at `keep` at its front.
+void reader::grow(std::size_t capacity, const std::byte* keep, std::size_t kept) {
+  detail::owned_buffer bigger = allocate(capacity, align_);
+  auto masks = masks_for(bigger.capacity);
+  std::memcpy(bigger.data.get(), keep, kept);
+  masks_ = std::move(masks);
+  storage_ = std::move(bigger.data);
+  capacity_ = bigger.capacity;
+  begin_ = reinterpret_cast<std::byte*>(storage_.get());
+}
+
+// Reads into `into` at `offset` through the file: all of it unless the
+// file ends first, which must not be below the size it had at open. On a
+// stream a failure sticks: the bytes the failed call took from it
+// cannot be read again.
+std::size_t reader::read_file(std::span<std::byte> into, std::uint64_t offset) {
+  if (failure_) std::rethrow_exception(failure_);
+  std::size_t got = 0;
+  try {
+    got = source_.read_at(into, offset);
+  } catch (...) {
+    if (!seekable_) failure_ = std::current_exception();
+    throw;
+  }
+  if (got < into.size() && seekable_ && offset + got < size_at_open_) throw_shrank(offset + got);
+  return got;
+}
+
+void reader::throw_shrank(std::uint64_t offset) const {
+  throw std::system_error(ENODATA, std::generic_category(),
+                          detail::describe("read", path(), offset) + ": file shrank to " +
+                              std::to_string(offset) + " bytes, " + std::to_string(size_at_open_) +
+                              " at open");
+}
+
+}  // namespace sluice
