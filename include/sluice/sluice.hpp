@@ -7,4 +7,5 @@
 #include "sluice/format.hpp"
 #include "sluice/journal.hpp"
 #include "sluice/ostream.hpp"
+#include "sluice/parse.hpp"
 #include "sluice/writer.hpp"
