@@ -43,10 +43,13 @@
 // base (parse<T>(text, base)). A shorter fixed, scientific or general text
 // parses to the value nearest it.
 //
-// Cost: one call into the library, which runs std::from_chars over the text:
-// no allocation, no locale, no errno. Only a refusal allocates (its message).
+// Cost: std::from_chars inline over the text (the float and double ones are
+// calls into the C++ library); a text it does not take whole (a leading
+// '+', a refusal) one call more into sluice. No allocation, no locale, no
+// errno; only a refusal allocates (its message).
 #pragma once
 
+#include <charconv>
 #include <concepts>
 #include <cstdint>
 #include <string>
@@ -109,7 +112,9 @@ namespace detail {
 template <class T>
 concept text_number = text_integer<T> || std::same_as<T, float> || std::same_as<T, double>;
 
-// parse<T>'s work, one per type (src/text/parse.cpp): sets `value` or throws.
+// parse<T>'s whole work, one per type (src/text/parse.cpp): a leading '+',
+// "-0" for an unsigned type, and the refusals; sets `value` or throws.
+// `base` is 10 for float and double.
 void parse_into(std::string_view text, signed char& value, int base);
 void parse_into(std::string_view text, unsigned char& value, int base);
 void parse_into(std::string_view text, short& value, int base);
@@ -123,6 +128,26 @@ void parse_into(std::string_view text, unsigned long long& value, int base);
 void parse_into(std::string_view text, float& value, int base);
 void parse_into(std::string_view text, double& value, int base);
 
+// Throws std::invalid_argument: `base` is not 2..36.
+[[noreturn]] void refuse_base(int base);
+
+// The common case inline: std::from_chars takes the whole text. Whatever it
+// refuses (a '+', "-0" for an unsigned type, any error) goes to parse_into.
+template <text_number T>
+T parse_inline(std::string_view text, int base) {
+  T value;
+  const char* last = text.data() + text.size();
+  std::from_chars_result result;
+  if constexpr (std::floating_point<T>)
+    result = std::from_chars(text.data(), last, value);
+  else
+    result = std::from_chars(text.data(), last, value, base);
+  if (result.ec == std::errc{} && result.ptr == last) [[likely]]
+    return value;
+  parse_into(text, value, base);
+  return value;
+}
+
 }  // namespace detail
 
 // The number `text` holds, exactly (see the top of this file for what is
@@ -130,9 +155,7 @@ void parse_into(std::string_view text, double& value, int base);
 // this kind, ERANGE for one out of T's range.
 template <detail::text_number T>
 T parse(std::string_view text) {
-  T value;
-  detail::parse_into(text, value, 10);
-  return value;
+  return detail::parse_inline<T>(text, 10);
 }
 
 // An integer in `base` (2..36; letters in either case, no prefix), as
@@ -141,9 +164,8 @@ T parse(std::string_view text) {
 // outside 2..36.
 template <detail::text_integer T>
 T parse(std::string_view text, int base) {
-  T value;
-  detail::parse_into(text, value, base);
-  return value;
+  if (base < 2 || base > 36) detail::refuse_base(base);
+  return detail::parse_inline<T>(text, base);
 }
 
 }  // namespace sluice

@@ -89,7 +89,7 @@ int failure_of(const char* first, const char* last, std::from_chars_result resul
 
 template <class T>
 void parse_number(std::string_view text, T& value, int base) {
-  if (base < 2 || base > 36) throw std::invalid_argument("sluice: parse: the base must be 2..36");
+  if (base < 2 || base > 36) detail::refuse_base(base);
   const char* first = text.data();
   const char* last = first + text.size();
   if (first != last && *first == '+') {
@@ -138,6 +138,10 @@ parse_error parse_error::located(std::string_view path, std::uint64_t line,
 }
 
 namespace detail {
+
+void refuse_base(int base) {
+  throw std::invalid_argument("sluice: parse: base " + std::to_string(base) + " is not 2..36");
+}
 
 void parse_into(std::string_view text, signed char& value, int base) {
   parse_number(text, value, base);
