@@ -35,6 +35,15 @@ void check_refusal(const sluice::parse_error& e) {
   for (char c : what) check(c >= 0x20 && c < 0x7f);
 }
 
+// parse<T>(text), or parse<T>(text, base) for an integer in another base.
+template <class T>
+T parse_in(std::string_view text, int base) {
+  if constexpr (std::is_floating_point_v<T>)
+    return sluice::parse<T>(text);
+  else
+    return base == 10 ? sluice::parse<T>(text) : sluice::parse<T>(text, base);
+}
+
 template <class T>
 bool same_bits(T a, T b) {
   if constexpr (std::is_floating_point_v<T>) {
@@ -55,7 +64,7 @@ void check_reprint(T value, const Format& format, int base) {
   else
     size = sluice::detail::format_integer(text, value, format);
   std::string_view printed(text, size);
-  check(same_bits(value, base == 10 ? sluice::parse<T>(printed) : sluice::parse<T>(printed, base)));
+  check(same_bits(value, parse_in<T>(printed, base)));
 }
 
 // strtod (strtof) reads the whole text to the same value.
@@ -72,11 +81,14 @@ void check_against_strtod(T value, std::string_view text) {
   check(std::isnan(value) ? std::isnan(reference) : same_bits(value, reference));
 }
 
+// The text as a T; `base` 2..36 picks parse<T>(text, base) for an integer,
+// any other parse<T>(text).
 template <class T>
 void fuzz(std::string_view text, int base) {
+  if (base < 2 || base > 36) base = 10;
   T value;
   try {
-    value = base == 10 ? sluice::parse<T>(text) : sluice::parse<T>(text, base);
+    value = parse_in<T>(text, base);
   } catch (const sluice::parse_error& e) {
     check_refusal(e);
     return;
@@ -90,15 +102,6 @@ void fuzz(std::string_view text, int base) {
   }
 }
 
-// parse<T>(text), or parse<T>(text, base) for an integer type.
-template <class T>
-void fuzz_type(std::string_view text, int base) {
-  if constexpr (std::is_floating_point_v<T>)
-    fuzz<T>(text, 10);
-  else
-    fuzz<T>(text, base >= 2 && base <= 36 ? base : 10);
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -106,18 +109,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::string_view text(reinterpret_cast<const char*>(data + 2), size - 2);
   int base = data[1] % 40;
   switch (data[0] % 12) {
-    case 0: fuzz_type<signed char>(text, base); break;
-    case 1: fuzz_type<unsigned char>(text, base); break;
-    case 2: fuzz_type<short>(text, base); break;
-    case 3: fuzz_type<unsigned short>(text, base); break;
-    case 4: fuzz_type<int>(text, base); break;
-    case 5: fuzz_type<unsigned>(text, base); break;
-    case 6: fuzz_type<long>(text, base); break;
-    case 7: fuzz_type<unsigned long>(text, base); break;
-    case 8: fuzz_type<long long>(text, base); break;
-    case 9: fuzz_type<unsigned long long>(text, base); break;
-    case 10: fuzz_type<float>(text, base); break;
-    default: fuzz_type<double>(text, base); break;
+    case 0: fuzz<signed char>(text, base); break;
+    case 1: fuzz<unsigned char>(text, base); break;
+    case 2: fuzz<short>(text, base); break;
+    case 3: fuzz<unsigned short>(text, base); break;
+    case 4: fuzz<int>(text, base); break;
+    case 5: fuzz<unsigned>(text, base); break;
+    case 6: fuzz<long>(text, base); break;
+    case 7: fuzz<unsigned long>(text, base); break;
+    case 8: fuzz<long long>(text, base); break;
+    case 9: fuzz<unsigned long long>(text, base); break;
+    case 10: fuzz<float>(text, base); break;
+    default: fuzz<double>(text, base); break;
   }
   return 0;
 }
