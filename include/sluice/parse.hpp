@@ -52,6 +52,7 @@
 #include <charconv>
 #include <concepts>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -65,10 +66,13 @@ namespace sluice {
 //   sluice: parse <type> "<text>": <reason>
 //   sluice: parse int32 "12x": expected a decimal integer
 // with the text quoted, bytes outside printable ASCII and '"', '\' escaped
-// as C does (\x0a, \", \\), and a text longer than 64 bytes cut to its
-// first 48 followed by ... and its length ("123...": ... (300 bytes)).
+// as C does (\x0a, \", \\), and a text longer than 64 bytes cut to its first
+// 48 and its length said: "7777...7777..." (300 bytes). Copies share one
+// message and never throw.
 class parse_error : public std::system_error {
  public:
+  // `errno_value` EINVAL or ERANGE; `type` as type() says; `text` the whole
+  // text, which the message quotes (escaped, cut); `reason` as reason() says.
   parse_error(int errno_value, std::string_view type, std::string_view text,
               std::string_view reason);
 
@@ -78,32 +82,30 @@ class parse_error : public std::system_error {
   parse_error located(std::string_view path, std::uint64_t line, std::uint64_t offset) const;
 
   // The type asked for, as the message names it: "int32", "uint8", "double".
-  const std::string& type() const noexcept { return type_; }
+  const std::string& type() const noexcept { return parts_->type; }
   // The text as the message quotes it, quotes included (escaped, cut if long).
-  const std::string& quoted_text() const noexcept { return quoted_; }
+  const std::string& quoted_text() const noexcept { return parts_->quoted; }
   // What was wrong or expected: "out of range", "expected a decimal integer".
-  const std::string& reason() const noexcept { return reason_; }
+  const std::string& reason() const noexcept { return parts_->reason; }
   // Where the text was read, if located(): the path ("" if not), the line
   // (0 if not) and the offset.
-  const std::string& path() const noexcept { return path_; }
-  std::uint64_t line() const noexcept { return line_; }
-  std::uint64_t offset() const noexcept { return offset_; }
+  const std::string& path() const noexcept { return parts_->path; }
+  std::uint64_t line() const noexcept { return parts_->line; }
+  std::uint64_t offset() const noexcept { return parts_->offset; }
 
   // The message above, without the strerror text std::system_error would
   // add: the reason says it.
-  const char* what() const noexcept override { return message_.c_str(); }
+  const char* what() const noexcept override { return parts_->message.c_str(); }
 
  private:
   struct parts {
     std::string type, quoted, reason, path;
     std::uint64_t line = 0, offset = 0;
+    std::string message;  // made from the others
   };
-  parse_error(int errno_value, const parts& what);
-  static std::string message(const parts& what);
+  parse_error(int errno_value, parts what);
 
-  std::string type_, quoted_, reason_, path_;
-  std::uint64_t line_ = 0, offset_ = 0;
-  std::string message_;
+  std::shared_ptr<const parts> parts_;
 };
 
 namespace detail {

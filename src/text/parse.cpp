@@ -8,6 +8,7 @@
 #include <limits>
 #include <stdexcept>
 #include <type_traits>
+#include <utility>
 
 namespace sluice {
 namespace {
@@ -111,30 +112,24 @@ void parse_number(std::string_view text, T& value, int base) {
 
 parse_error::parse_error(int errno_value, std::string_view type, std::string_view text,
                          std::string_view reason)
-    : parse_error(errno_value, parts{std::string(type), quote(text), std::string(reason), {}}) {}
+    : parse_error(errno_value,
+                  parts{std::string(type), quote(text), std::string(reason), {}, 0, 0, {}}) {}
 
-parse_error::parse_error(int errno_value, const parts& what)
-    : std::system_error(errno_value, std::generic_category()),
-      type_(what.type),
-      quoted_(what.quoted),
-      reason_(what.reason),
-      path_(what.path),
-      line_(what.line),
-      offset_(what.offset),
-      message_(message(what)) {}
-
-std::string parse_error::message(const parts& what) {
-  std::string text = "sluice: parse " + what.type + ' ' + what.quoted;
-  if (!what.path.empty()) text += " in '" + what.path + '\'';
+parse_error::parse_error(int errno_value, parts what)
+    : std::system_error(errno_value, std::generic_category()) {
+  what.message = "sluice: parse " + what.type + ' ' + what.quoted;
+  if (!what.path.empty()) what.message += " in '" + what.path + '\'';
   if (what.line != 0)
-    text += " at line " + std::to_string(what.line) + ", offset " + std::to_string(what.offset);
-  return text + ": " + what.reason;
+    what.message +=
+        " at line " + std::to_string(what.line) + ", offset " + std::to_string(what.offset);
+  what.message += ": " + what.reason;
+  parts_ = std::make_shared<const parts>(std::move(what));
 }
 
 parse_error parse_error::located(std::string_view path, std::uint64_t line,
                                  std::uint64_t offset) const {
   return parse_error(code().value(),
-                     parts{type_, quoted_, reason_, std::string(path), line, offset});
+                     parts{type(), quoted_text(), reason(), std::string(path), line, offset, {}});
 }
 
 namespace detail {

@@ -15,6 +15,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "support/test_support.hpp"
 
@@ -289,6 +290,9 @@ TEST(parse_error, names_the_type_the_text_and_the_reason) {
   const std::system_error& base = *bad;
   EXPECT_EQ(base.code(), std::error_code(EINVAL, std::generic_category()));
 }
+
+static_assert(std::is_nothrow_copy_constructible_v<parse_error>,
+              "an exception's copy must not throw");
 
 TEST(parse_error, names_each_type_by_sign_and_width) {
   EXPECT_EQ(refusal<signed char>("x")->type(), "int8");
