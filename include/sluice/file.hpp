@@ -8,9 +8,9 @@
 // opened with O_CLOEXEC.
 //
 // Cost: each call is one system call, except that a transfer the kernel cuts
-// short costs one more call per piece, and write_gather() one pwritev per
-// IOV_MAX buffers. The first write or read on a stream costs one more call:
-// the pwritev or preadv refused with ESPIPE.
+// short costs one more call per piece, and write_gather() and read_gather()
+// one pwritev or preadv per IOV_MAX buffers. The first write or read on a
+// stream costs one more call: the pwritev or preadv refused with ESPIPE.
 //
 // Durability: write*() hands bytes to the OS, which survives the death of the
 // process but not a power loss; sync_data()/sync_all() make them durable. A
@@ -164,6 +164,19 @@ class file {
   // and `offset` only counts, for error messages: pass the bytes read so far.
   // A pipe's end of file is its last writer closing it.
   std::size_t read_at(std::span<std::byte> bytes, std::uint64_t offset);
+
+  // Reads into the buffers, in order, from `offset` as if one buffer
+  // (scatter): one preadv per IOV_MAX buffers, no copy. Returns the count
+  // read: every buffer's bytes unless the file ends first (a short read is
+  // continued, so fewer bytes mean the end, possibly in the middle of a
+  // buffer; the buffers past it are left as they were). Empty buffers are
+  // skipped; no buffers, or only empty ones, read nothing and make no
+  // system call. Throws std::system_error naming the offset of the first
+  // byte not read; the buffers before it hold what was read. Like read_at():
+  // it changes nothing in the file object on a seekable file, and on a
+  // sequential() file reads the next bytes at the descriptor's own offset
+  // (readv), `offset` only counting, for error messages.
+  std::size_t read_gather(std::span<const std::span<std::byte>> buffers, std::uint64_t offset);
 
   // The alignment O_DIRECT transfers on this file need, in bytes, for
   // memory, offsets and lengths alike: statx's STATX_DIOALIGN where the

@@ -43,6 +43,7 @@
 
 #include <bit>
 #include <charconv>
+#include <concepts>
 #include <cstddef>
 #include <cstring>
 #include <limits>
@@ -129,6 +130,15 @@ constexpr float_format general(int precision) {
 }
 
 namespace detail {
+
+// An integer type that print writes and parse reads as digits: every
+// integral type but bool and the character types (char, wchar_t, char8_t,
+// char16_t, char32_t), whose print writes a word or the character itself.
+// signed char and unsigned char (std::int8_t, std::uint8_t) are numbers.
+template <class T>
+concept text_integer = std::integral<T> && !std::same_as<T, bool> && !std::same_as<T, char> &&
+                       !std::same_as<T, wchar_t> && !std::same_as<T, char8_t> &&
+                       !std::same_as<T, char16_t> && !std::same_as<T, char32_t>;
 
 // How many of a field's `gap` fill characters go before its text.
 std::size_t lead_of(std::size_t gap, align where) noexcept;

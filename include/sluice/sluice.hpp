@@ -7,5 +7,6 @@
 #include "sluice/format.hpp"
 #include "sluice/journal.hpp"
 #include "sluice/ostream.hpp"
+#include "sluice/parse.hpp"
 #include "sluice/reader.hpp"
 #include "sluice/writer.hpp"

@@ -321,10 +321,6 @@ constexpr U in_order(U bits) noexcept {
   }
 }
 
-template <class T>
-concept print_integer = std::integral<T> && !std::same_as<T, bool> && !std::same_as<T, char> &&
-                        !std::same_as<T, wchar_t> && !std::same_as<T, char8_t> &&
-                        !std::same_as<T, char16_t> && !std::same_as<T, char32_t>;
 }  // namespace detail
 
 // The file and the buffer come first, in the order the inline calls below
@@ -444,7 +440,7 @@ class writer : private detail::buffered_file {
   }
 
   // Decimal, like std::to_chars.
-  template <detail::print_integer T>
+  template <detail::text_integer T>
   void print(T value) {
     print_chars(value, std::numeric_limits<T>::digits10 + 2);
   }
@@ -459,7 +455,7 @@ class writer : private detail::buffered_file {
   void print(bool value);  // "true" or "false"
   void print(char value);  // the character itself, as put(value)
   // In format.base, padded as format.padded says, e.g. print(n, sluice::hex).
-  template <detail::print_integer T>
+  template <detail::text_integer T>
   void print(T value, const int_format& format) {
     detail::check_base(format);
     auto room = reserve(std::max(detail::int_room<T>(format), format.padded.width));

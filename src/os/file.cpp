@@ -42,6 +42,31 @@ iovec to_iovec(std::span<const std::byte> bytes) {
   return {const_cast<std::byte*>(bytes.data()), bytes.size()};
 }
 
+// The iovecs describing a list of buffers (written from or read into): on
+// the stack up to the count the writer needs, so that it allocates nothing,
+// on the heap beyond.
+class iovec_list {
+ public:
+  template <class Byte>
+  explicit iovec_list(std::span<const std::span<Byte>> buffers) {
+    if (buffers.size() > on_stack) {
+      large_.resize(buffers.size());
+      data_ = large_.data();
+    }
+    for (std::size_t i = 0; i < buffers.size(); ++i) data_[i] = to_iovec(buffers[i]);
+  }
+  iovec_list(const iovec_list&) = delete;
+  iovec_list& operator=(const iovec_list&) = delete;
+
+  iovec* data() noexcept { return data_; }
+
+ private:
+  static constexpr std::size_t on_stack = 8;
+  iovec small_[on_stack];
+  std::vector<iovec> large_;
+  iovec* data_ = small_;
+};
+
 }  // namespace
 
 file file::open(const std::filesystem::path& path, file_options options) {
@@ -137,17 +162,9 @@ void file::write(std::span<const std::byte> bytes) { write_gather({&bytes, 1}); 
 
 void file::write_gather(std::span<const std::span<const std::byte>> buffers) {
   check_usable("write");
-  constexpr std::size_t on_stack = 8;  // what the writer needs: no allocation
-  iovec small[on_stack];
-  std::vector<iovec> large;
-  iovec* iov = small;
-  if (buffers.size() > on_stack) {
-    large.resize(buffers.size());
-    iov = large.data();
-  }
-  for (std::size_t i = 0; i < buffers.size(); ++i) iov[i] = to_iovec(buffers[i]);
+  iovec_list iov(buffers);
   try {
-    position_ += write_all(iov, buffers.size(), position_);
+    position_ += write_all(iov.data(), buffers.size(), position_);
   } catch (const write_error& e) {
     position_ = e.offset();
     throw;
@@ -155,9 +172,14 @@ void file::write_gather(std::span<const std::span<const std::byte>> buffers) {
 }
 
 std::size_t file::read_at(std::span<std::byte> bytes, std::uint64_t offset) {
+  return read_gather({&bytes, 1}, offset);
+}
+
+std::size_t file::read_gather(std::span<const std::span<std::byte>> buffers, std::uint64_t offset) {
   check_usable("read");
-  iovec one{bytes.data(), bytes.size()};
-  auto result = detail::transfer(fd_, detail::direction::read, &one, 1, offset, sequential_);
+  iovec_list iov(buffers);
+  auto result = detail::transfer(fd_, detail::direction::read, iov.data(), buffers.size(), offset,
+                                 sequential_);
   learn_sequential(result.sequential);
   if (result.error != 0) detail::throw_error(result.error, "read", path_, offset + result.done);
   return result.done;

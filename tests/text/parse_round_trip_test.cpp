@@ -1,0 +1,283 @@
+// Every number writer::print writes parses back with sluice::parse: random
+// bit patterns of every type (seeded), and edge values, printed through a
+// writer into a file in each form (shortest, full precision in scientific
+// and general, fixed exact and fixed short, integers in every base), read
+// back line by line. Shortest, full precision and exact fixed give back the
+// same bits (NaNs: a NaN of the same sign); a fixed text too short to be
+// exact gives the value nearest it, which strtod/strtof (correctly rounded
+// in glibc, C locale) say too.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <functional>
+#include <limits>
+#include <random>
+#include <sluice/sluice.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "support/test_support.hpp"
+
+namespace {
+
+using namespace sluice_test;
+using sluice::parse;
+using sluice::writer;
+
+// Random values per type and form: a few seconds in all in release, fewer
+// under the sanitizers, which make each parse many times slower.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr std::size_t random_count = 20'000;
+#else
+constexpr std::size_t random_count = 200'000;
+#endif
+
+using round_trip = dir_test;
+
+template <class T>
+using bits_of = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>;
+
+template <class T>
+bits_of<T> bits(T value) {
+  return std::bit_cast<bits_of<T>>(value);
+}
+
+// `count` values of T from random bit patterns (seeded by the type's size,
+// so that each run checks the same ones).
+template <class T>
+std::vector<T> random_values(std::size_t count, std::uint64_t seed) {
+  std::mt19937_64 random(seed * 1000 + sizeof(T));
+  std::vector<T> values(count);
+  for (T& value : values) {
+    if constexpr (std::is_floating_point_v<T>)
+      value = std::bit_cast<T>(static_cast<bits_of<T>>(random()));
+    else
+      value = static_cast<T>(random());
+  }
+  return values;
+}
+
+// Each value printed by `print` through a writer, one a line, and the lines
+// the file then holds.
+template <class T>
+std::vector<std::string> printed(const std::filesystem::path& path, const std::vector<T>& values,
+                                 const std::function<void(writer&, T, std::size_t)>& print) {
+  {
+    writer out(path);
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      print(out, values[i], i);
+      out.put('\n');
+    }
+    out.close();
+  }
+  std::string all = read_all(path);
+  std::vector<std::string> lines;
+  for (std::size_t start = 0; start < all.size();) {
+    std::size_t end = all.find('\n', start);
+    lines.push_back(all.substr(start, end - start));
+    start = end + 1;
+  }
+  return lines;
+}
+
+// Each line parses back to the bits of its value (a NaN to a NaN of the
+// same sign); stops at the first few mismatches.
+template <class T>
+void expect_same_bits(const std::vector<T>& values, const std::vector<std::string>& lines) {
+  ASSERT_EQ(lines.size(), values.size());
+  int failures = 0;
+  for (std::size_t i = 0; i < values.size() && failures < 5; ++i) {
+    T back = parse<T>(lines[i]);
+    bool same = std::isnan(values[i])
+                    ? std::isnan(back) && std::signbit(back) == std::signbit(values[i])
+                    : bits(back) == bits(values[i]);
+    if (!same) ++failures;
+    EXPECT_TRUE(same) << '"' << lines[i] << "\" read back as " << back;
+  }
+}
+
+// Each line parses to what strtod (strtof) makes of it: the value nearest
+// the text.
+template <class T>
+void expect_nearest(const std::vector<std::string>& lines) {
+  int failures = 0;
+  for (std::size_t i = 0; i < lines.size() && failures < 5; ++i) {
+    T back = parse<T>(lines[i]);
+    T reference;
+    if constexpr (std::is_same_v<T, float>)
+      reference = std::strtof(lines[i].c_str(), nullptr);
+    else
+      reference = std::strtod(lines[i].c_str(), nullptr);
+    bool same = std::isnan(reference) ? std::isnan(back) : bits(back) == bits(reference);
+    if (!same) ++failures;
+    EXPECT_TRUE(same) << '"' << lines[i] << "\": " << back << " instead of " << reference;
+  }
+}
+
+// Full precision: max_digits10 significant digits always read back exactly.
+template <class T>
+constexpr int full_digits = std::numeric_limits<T>::max_digits10;
+
+// The forms that hold every bit read back to the same bits: shortest, and
+// full precision in scientific and general notation.
+template <class T>
+void check_full_forms(const std::filesystem::path& dir, const std::vector<T>& values) {
+  expect_same_bits(values, printed<T>(dir / "shortest", values,
+                                      [](writer& out, T x, std::size_t) { out.print(x); }));
+  expect_same_bits(values,
+                   printed<T>(dir / "scientific", values, [](writer& out, T x, std::size_t) {
+                     out.print(x, sluice::scientific(full_digits<T> - 1));
+                   }));
+  expect_same_bits(values, printed<T>(dir / "general", values, [](writer& out, T x, std::size_t) {
+                     out.print(x, sluice::general(full_digits<T>));
+                   }));
+}
+
+template <class T>
+void check_floating_forms(const std::filesystem::path& dir, const std::vector<T>& values) {
+  SCOPED_TRACE(sizeof(T) == 8 ? "double" : "float");
+  check_full_forms(dir, values);
+  // Fixed with 0 to 19 digits: rarely exact, always the nearest value.
+  expect_nearest<T>(printed<T>(dir / "fixed", values, [](writer& out, T x, std::size_t i) {
+    out.print(x, sluice::fixed(static_cast<int>(i % 20)));
+  }));
+}
+
+TEST_F(round_trip, random_doubles_in_every_form) {
+  check_floating_forms(dir.path(), random_values<double>(random_count, 1));
+}
+
+TEST_F(round_trip, random_floats_in_every_form) {
+  check_floating_forms(dir.path(), random_values<float>(random_count, 1));
+}
+
+// m * 2^-k with k digits after the point: fixed(k) writes it exactly.
+template <class T>
+void check_exact_fixed(const std::filesystem::path& dir) {
+  constexpr int mantissa = std::numeric_limits<T>::digits;
+  std::mt19937_64 random(42 + sizeof(T));
+  std::vector<T> values(random_count);
+  std::vector<int> places(random_count);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    auto m = static_cast<std::int64_t>(random() >> (64 - mantissa));
+    places[i] = static_cast<int>(random() % 70);
+    values[i] = std::ldexp(static_cast<T>(random() & 1 ? -m : m), -places[i]);
+  }
+  expect_same_bits(values, printed<T>(dir / "exact", values, [&](writer& out, T x, std::size_t i) {
+                     out.print(x, sluice::fixed(places[i]));
+                   }));
+}
+
+TEST_F(round_trip, fixed_with_as_many_digits_as_the_value_has_gives_the_same_bits) {
+  check_exact_fixed<double>(dir.path());
+  check_exact_fixed<float>(dir.path());
+}
+
+template <class T>
+std::vector<T> edge_values() {
+  using limits = std::numeric_limits<T>;
+  std::vector<T> values = {T(0),
+                           -T(0),
+                           limits::min(),
+                           -limits::min(),
+                           limits::max(),
+                           limits::lowest(),
+                           limits::denorm_min(),
+                           -limits::denorm_min(),
+                           std::nextafter(limits::min(), T(0)),
+                           std::nextafter(limits::denorm_min(), T(1)),
+                           std::nextafter(limits::max(), T(0)),
+                           limits::epsilon(),
+                           T(1),
+                           -T(1),
+                           std::nextafter(T(1), T(2)),
+                           std::nextafter(T(1), T(0)),
+                           T(0.1),
+                           T(1) / T(3),
+                           T(1e23),
+                           T(9007199254740993.0),
+                           limits::infinity(),
+                           -limits::infinity(),
+                           limits::quiet_NaN(),
+                           -limits::quiet_NaN()};
+  for (int e = limits::min_exponent - limits::digits; e <= limits::max_exponent; e += 7)
+    values.push_back(std::ldexp(T(1), e - 1));
+  return values;
+}
+
+template <class T>
+void check_edges(const std::filesystem::path& dir) {
+  SCOPED_TRACE(sizeof(T) == 8 ? "double" : "float");
+  auto values = edge_values<T>();
+  check_full_forms(dir, values);
+  // Fixed with 1100 digits is exact for every float and double: the
+  // smallest subnormal double has 1074 digits after the point.
+  expect_same_bits(values, printed<T>(dir / "fixed", values, [](writer& out, T x, std::size_t) {
+                     out.print(x, sluice::fixed(1100));
+                   }));
+  for (int precision : {0, 1, 3, 9, 10, 17, 30}) {
+    SCOPED_TRACE(precision);
+    expect_nearest<T>(printed<T>(dir / "short", values, [&](writer& out, T x, std::size_t) {
+      out.print(x, sluice::fixed(precision));
+    }));
+  }
+}
+
+TEST_F(round_trip, edge_doubles_and_floats_in_every_form) {
+  check_edges<double>(dir.path());
+  check_edges<float>(dir.path());
+}
+
+// Decimal, then in the base i % 35 + 2 with parse<T>(text, base).
+template <class T>
+void check_integers(const std::filesystem::path& dir) {
+  SCOPED_TRACE(sizeof(T) * 8);
+  auto values = random_values<T>(random_count, 2);
+  using limits = std::numeric_limits<T>;
+  values.insert(values.end(), {limits::min(), limits::max(), T(0), T(1), T(limits::max() / 10)});
+  auto decimal =
+      printed<T>(dir / "dec", values, [](writer& out, T x, std::size_t) { out.print(x); });
+  auto based = printed<T>(dir / "base", values, [](writer& out, T x, std::size_t i) {
+    out.print(x, sluice::base(static_cast<int>(i % 35 + 2)));
+  });
+  ASSERT_EQ(decimal.size(), values.size());
+  ASSERT_EQ(based.size(), values.size());
+  int failures = 0;
+  for (std::size_t i = 0; i < values.size() && failures < 5; ++i) {
+    T from_decimal = parse<T>(decimal[i]);
+    T from_base = parse<T>(based[i], static_cast<int>(i % 35 + 2));
+    if (from_decimal != values[i] || from_base != values[i]) ++failures;
+    EXPECT_EQ(from_decimal, values[i]) << decimal[i];
+    EXPECT_EQ(from_base, values[i]) << based[i] << " in base " << i % 35 + 2;
+  }
+}
+
+TEST_F(round_trip, random_integers_of_every_type_in_every_base) {
+  check_integers<signed char>(dir.path());
+  check_integers<unsigned char>(dir.path());
+  check_integers<short>(dir.path());
+  check_integers<unsigned short>(dir.path());
+  check_integers<int>(dir.path());
+  check_integers<unsigned>(dir.path());
+  check_integers<long>(dir.path());
+  check_integers<unsigned long>(dir.path());
+  check_integers<long long>(dir.path());
+  check_integers<unsigned long long>(dir.path());
+}
+
+TEST_F(round_trip, hex_upper_reads_back_too) {
+  std::vector<std::uint64_t> values = {0, 0xdeadbeef, ~std::uint64_t{0}};
+  auto lines = printed<std::uint64_t>(
+      dir / "hex", values,
+      [](writer& out, std::uint64_t x, std::size_t) { out.print(x, sluice::hex_upper); });
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines[1], "DEADBEEF");
+  for (std::size_t i = 0; i < values.size(); ++i)
+    EXPECT_EQ(parse<std::uint64_t>(lines[i], 16), values[i]);
+}
+
+}  // namespace
