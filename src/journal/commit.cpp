@@ -315,11 +315,11 @@ void make_durable(journal_state& state, std::unique_lock<std::mutex>& lock, std:
   // even if another leader failed meanwhile.
   while (state.durable_end <= lsn) {
     check_usable(state, operation);
-    if (may_lead(state, lsn) && worth_gathering(state)) {
-      gather_returning(state, lock);
-      continue;  // poisoned meanwhile, or (with two syncs) led by another
-    }
     if (may_lead(state, lsn)) {
+      if (worth_gathering(state)) {
+        gather_returning(state, lock);
+        continue;  // poisoned meanwhile, or (with two syncs) another sync ended
+      }
       lead(state, lock);  // its batch holds `lsn`
       return;
     }
