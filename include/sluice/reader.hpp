@@ -210,6 +210,22 @@ class reader {
   // where it ends; a stream is read and discarded.
   std::uint64_t skip(std::uint64_t n);
 
+  // Scatter: fills `pieces` in order with the next bytes, as if they were
+  // one buffer of their total size (an empty piece takes nothing), e.g. the
+  // fields of a record read into their own places.
+  // Cost: buffered bytes are copied. Once the buffer is empty, a piece of
+  // fewer than 512 bytes is copied out of a refilled buffer, and a run of
+  // larger pieces is read straight into them with one preadv per IOV_MAX
+  // pieces, no copy (docs/performance.md#the-scatter-threshold). On a
+  // stream, a borrowed descriptor and with caching_mode::direct, every
+  // piece is copied through the buffer (one read per buffer, as read()).
+  // Failure: throws end_of_file_error if the file ends first: bytes_read()
+  // bytes landed, filling the pieces in order up to there, and are consumed.
+  // A failed read throws std::system_error naming the offset; tell() then
+  // counts the bytes that landed before the failed read, and the next call
+  // reads from there.
+  void read_into(std::span<const std::span<std::byte>> pieces);
+
   // The next line, without its line end ("\n", or "\r\n" with line_end::crlf),
   // as a view into the buffer valid until the next call that is not tell();
   // nothing at the end of the file. A last line without a line end is
@@ -276,6 +292,12 @@ class reader {
   [[noreturn]] void throw_end_of_file(const char* operation, std::size_t got,
                                       std::size_t wanted) const;
   [[noreturn]] void throw_line_too_long() const;
+
+  // Scatter reads (src/reader/scatter.cpp).
+  std::size_t copy_into(std::span<std::byte> out);
+  std::size_t straight_run(std::span<const std::span<std::byte>> pieces,
+                           std::size_t filled) const noexcept;
+  std::size_t read_straight(std::span<const std::span<std::byte>> run, std::size_t filled);
 
   void start(bool opened_here);
 
