@@ -214,11 +214,12 @@ class reader {
   // one buffer of their total size (an empty piece takes nothing), e.g. the
   // fields of a record read into their own places.
   // Cost: buffered bytes are copied. Once the buffer is empty, a piece of
-  // fewer than 512 bytes is copied out of a refilled buffer, and a run of
-  // larger pieces is read straight into them with one preadv per IOV_MAX
-  // pieces, no copy (docs/performance.md#the-scatter-threshold). On a
-  // stream, a borrowed descriptor and with caching_mode::direct, every
-  // piece is copied through the buffer (one read per buffer, as read()).
+  // less than 2 KiB is copied out of a refilled buffer (one read per
+  // buffer), and a run of pieces of 2 KiB or more is read straight into
+  // them with one preadv per IOV_MAX pieces, no copy
+  // (docs/performance.md#the-scatter-threshold). On a stream, a borrowed
+  // descriptor and with caching_mode::direct, every piece is copied through
+  // the buffer.
   // Failure: throws end_of_file_error if the file ends first: bytes_read()
   // bytes landed, filling the pieces in order up to there, and are consumed.
   // A failed read throws std::system_error naming the offset; tell() then

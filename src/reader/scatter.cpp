@@ -15,7 +15,7 @@ namespace {
 // smaller one is copied out of a refilled buffer. Below it, the kernel's
 // cost per piece of a preadv is more than a copy of the piece costs.
 // Measured: docs/performance.md#the-scatter-threshold.
-constexpr std::size_t scatter_threshold = 512;
+constexpr std::size_t scatter_threshold = 2048;
 
 std::uint64_t bytes_of(std::span<const std::span<std::byte>> pieces) noexcept {
   return std::accumulate(

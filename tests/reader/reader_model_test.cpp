@@ -4,7 +4,7 @@
 // from 1 byte up, both line ends, over random files (lines of every length,
 // longer than the buffer and than max_line, CRLF, lone CRs, NULs, no final
 // newline), compared with a std::string and a position. read_into's
-// pieces have random sizes around the scatter threshold (512 bytes), so that
+// pieces have random sizes around the scatter threshold (2 KiB), so that
 // copied pieces and runs read with one preadv mix. Each sequence reads
 // a regular file by path, an opened file, or a pipe fed in odd-sized pieces
 // by a thread; another part injects EINTR and short reads of every length
@@ -156,7 +156,7 @@ class model_run {
     for (std::string& piece : storage) {
       std::size_t size = random() % 8 == 0   ? 0
                          : random() % 8 == 0 ? log_uniform(random, 1, 3 * options_.buffer_size + 5)
-                                             : log_uniform(random, 64, 4096);
+                                             : log_uniform(random, 256, 16 * kib);
       piece.assign(size, '?');
     }
     std::vector<std::span<std::byte>> pieces;

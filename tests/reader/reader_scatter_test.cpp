@@ -24,6 +24,8 @@ using namespace sluice_test;
 using sluice::reader;
 
 constexpr std::size_t buffer = 4096;
+// Pieces of at least 2 KiB are read straight once the buffer is empty
+// (reader.hpp, read_into).
 
 // Pieces of the given sizes, filled with '?' so that bytes not read show.
 class pieces {
@@ -54,21 +56,21 @@ class reader_scatter : public dir_test {
 TEST_F(reader_scatter, a_run_of_large_pieces_is_one_preadv_and_small_ones_one_refill) {
   fake_sys fake;
   reader in(path, {.buffer_size = buffer});
-  pieces large(std::vector<std::size_t>(10, 1000));
+  pieces large(std::vector<std::size_t>(10, 3000));
   in.read_into(large.spans());
-  EXPECT_EQ(large.joined(), content.substr(0, 10000));
-  EXPECT_EQ(in.tell(), 10000u);
+  EXPECT_EQ(large.joined(), content.substr(0, 30000));
+  EXPECT_EQ(in.tell(), 30000u);
   ASSERT_EQ(fake.reads_at().size(), 1u);
   EXPECT_EQ(fake.reads_at()[0].iov_count, 10);
-  EXPECT_EQ(fake.reads_at()[0].requested, 10000u);
+  EXPECT_EQ(fake.reads_at()[0].requested, 30000u);
   EXPECT_EQ(fake.reads_at()[0].offset, 0);
 
   pieces small(std::vector<std::size_t>(10, 100));
   in.read_into(small.spans());
-  EXPECT_EQ(small.joined(), content.substr(10000, 1000));
+  EXPECT_EQ(small.joined(), content.substr(30000, 1000));
   ASSERT_EQ(fake.reads_at().size(), 2u);  // a refill of the buffer
   EXPECT_EQ(fake.reads_at()[1].requested, buffer);
-  EXPECT_EQ(in.get(), static_cast<unsigned char>(content[11000]));  // from the buffer
+  EXPECT_EQ(in.get(), static_cast<unsigned char>(content[31000]));  // from the buffer
   EXPECT_EQ(fake.reads_at().size(), 2u);
 }
 
@@ -77,17 +79,17 @@ TEST_F(reader_scatter, buffered_bytes_go_first_and_the_rest_of_the_run_is_read_s
   ASSERT_EQ(in.peek(1).size(), buffer);
   in.consume(3000);  // 1096 of the buffer left
   fake_sys fake;
-  pieces into({2000, 2000, 10});
+  pieces into({5000, 3000, 10});
   in.read_into(into.spans());
-  EXPECT_EQ(into.joined(), content.substr(3000, 4010));
-  EXPECT_EQ(in.tell(), 7010u);
-  // The first piece's last 904 bytes and the second piece in one preadv at
+  EXPECT_EQ(into.joined(), content.substr(3000, 8010));
+  EXPECT_EQ(in.tell(), 11010u);
+  // The first piece's last 3904 bytes and the second piece in one preadv at
   // the buffer's end; the small last piece from a refill after them.
   ASSERT_EQ(fake.reads_at().size(), 2u);
   EXPECT_EQ(fake.reads_at()[0].offset, 4096);
   EXPECT_EQ(fake.reads_at()[0].iov_count, 2);
-  EXPECT_EQ(fake.reads_at()[0].requested, 904u + 2000u);
-  EXPECT_EQ(fake.reads_at()[1].offset, 7000);
+  EXPECT_EQ(fake.reads_at()[0].requested, 3904u + 3000u);
+  EXPECT_EQ(fake.reads_at()[1].offset, 11000);
 }
 
 TEST_F(reader_scatter, a_short_remainder_of_a_large_piece_is_copied_from_a_refill) {
@@ -95,10 +97,10 @@ TEST_F(reader_scatter, a_short_remainder_of_a_large_piece_is_copied_from_a_refil
   ASSERT_EQ(in.peek(1).size(), buffer);
   in.consume(buffer - 100);  // 100 of the buffer left
   fake_sys fake;
-  pieces into({600, 50});
+  pieces into({2100, 50});
   in.read_into(into.spans());
-  EXPECT_EQ(into.joined(), content.substr(3996, 650));
-  ASSERT_EQ(fake.reads_at().size(), 1u);  // 500 left of the first piece: below the threshold
+  EXPECT_EQ(into.joined(), content.substr(3996, 2150));
+  ASSERT_EQ(fake.reads_at().size(), 1u);  // 2000 left of the first piece: below 2 KiB
   EXPECT_EQ(fake.reads_at()[0].requested, buffer);
 }
 
@@ -131,10 +133,10 @@ TEST_F(reader_scatter, short_and_interrupted_preadvs_do_not_show) {
     fake_sys fake;
     fake.short_transfer(call::read_at, 1, bytes);
     fake.fail(call::read_at, 2, EINTR);
-    pieces into({700, 1, 2000, 3300});  // the 1-byte piece is copied: two runs
+    pieces into({2500, 1, 2100, 3300});  // the first read straight, the others copied
     in.read_into(into.spans());
-    EXPECT_EQ(into.joined(), content.substr(0, 6001));
-    EXPECT_EQ(in.tell(), 6001u);
+    EXPECT_EQ(into.joined(), content.substr(0, 7901));
+    EXPECT_EQ(in.tell(), 7901u);
   }
 }
 
@@ -144,18 +146,19 @@ TEST_F(reader_scatter, eio_at_the_preadv_names_the_offset_and_the_next_call_read
   in.consume(buffer - 96);  // 96 of the buffer left
   fake_sys fake;
   fake.fail(call::read_at, 1, EIO);
-  pieces into({2000, 2000});
+  pieces into({3000, 3000});
   auto e = thrown([&] { in.read_into(into.spans()); });
   ASSERT_TRUE(e);
   EXPECT_EQ(e->code().value(), EIO);
+  EXPECT_EQ(fake.reads_at().at(0).iov_count, 2);  // the preadv of the run
   EXPECT_NE(std::string(e->what()).find("sluice: read " + quoted(path) + " at offset 4096"),
             std::string::npos)
       << e->what();
   EXPECT_EQ(in.tell(), 4096u);  // the 96 buffered bytes landed
   EXPECT_EQ(into.joined().substr(0, 96), content.substr(4000, 96));
-  pieces again({1904, 2000});
+  pieces again({2904, 3000});
   in.read_into(again.spans());
-  EXPECT_EQ(again.joined(), content.substr(4096, 3904));
+  EXPECT_EQ(again.joined(), content.substr(4096, 5904));
 }
 
 TEST_F(reader_scatter, a_file_cut_under_the_preadv_is_file_shrank) {
@@ -171,13 +174,13 @@ TEST_F(reader_scatter, a_file_cut_under_the_preadv_is_file_shrank) {
 }
 
 TEST_F(reader_scatter, more_than_iov_max_pieces_take_one_preadv_per_iov_max) {
-  content = pattern(800 * 1024, 6);
+  content = pattern(1500 * 2048 + 100, 6);
   write_all(path, content);
   fake_sys fake;
   reader in(path, {.buffer_size = buffer});
-  pieces into(std::vector<std::size_t>(1500, 512));  // IOV_MAX is 1024 on Linux
+  pieces into(std::vector<std::size_t>(1500, 2048));  // IOV_MAX is 1024 on Linux
   in.read_into(into.spans());
-  EXPECT_EQ(into.joined(), content.substr(0, 1500 * 512));
+  EXPECT_EQ(into.joined(), content.substr(0, 1500 * 2048));
   ASSERT_EQ(fake.reads_at().size(), 2u);
   EXPECT_EQ(fake.reads_at()[0].iov_count, 1024);
   EXPECT_EQ(fake.reads_at()[1].iov_count, 1500 - 1024);
@@ -187,11 +190,11 @@ TEST_F(reader_scatter, empty_pieces_take_nothing_and_do_not_cut_a_run) {
   fake_sys fake;
   reader in(path, {.buffer_size = buffer});
   in.read_into({});
-  pieces into({0, 0, 1000, 0, 1000, 0});
+  pieces into({0, 0, 3000, 0, 3000, 0});
   in.read_into(into.spans());
-  EXPECT_EQ(into.joined(), content.substr(0, 2000));
+  EXPECT_EQ(into.joined(), content.substr(0, 6000));
   ASSERT_EQ(fake.reads_at().size(), 1u);
-  EXPECT_EQ(fake.reads_at()[0].requested, 2000u);
+  EXPECT_EQ(fake.reads_at()[0].requested, 6000u);
 }
 
 // A borrowed descriptor reads at its own offset: every piece through the
