@@ -75,8 +75,9 @@ enum class line_end {
 // How a reader buffers its file and what it does with the page cache.
 struct reader_options {
   // Bytes read from the file at a time.
-  // Default: 256 KiB (measured: docs/performance.md#reader-buffer-size).
-  // Cost: the buffer's memory, and one read per buffer. The buffer grows
+  // Default: 1 MiB (measured: docs/performance.md#reader-buffer-size).
+  // Cost: the buffer's memory (and an eighth of it more for the line
+  // search), and one read per buffer. The buffer grows
   // (doubling) to hold a line up to max_line, a peek(n) or a read_record(n)
   // larger than it, and keeps that size. 0 means the default.
   std::size_t buffer_size = default_buffer_size;
@@ -108,7 +109,7 @@ struct reader_options {
   // Default: caching_mode::normal. A refused hint (a pipe) is ignored.
   caching_mode caching = caching_mode::normal;
 
-  static constexpr std::size_t default_buffer_size = 256 * 1024;
+  static constexpr std::size_t default_buffer_size = 1024 * 1024;
   static constexpr std::size_t default_max_line = 1024 * 1024;
 };
 
