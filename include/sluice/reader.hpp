@@ -45,6 +45,12 @@
 //   while (auto record = data.read_record(16); !record.empty())
 //     use(record);                                // 16 bytes, valid until the next call
 //
+//   sluice::reader capture("packets.bin");
+//   std::byte header[16];
+//   std::vector<std::byte> payload(64 * 1024);
+//   std::span<std::byte> parts[] = {header, payload};
+//   capture.read_into(parts);  // the header copied, the payload read straight into
+//
 //   sluice::reader piped(sluice::file::borrow(STDIN_FILENO, "standard input"));
 //   while (auto line = piped.read_line()) handle(*line);
 #pragma once
