@@ -152,32 +152,27 @@ class model_run {
   // Pieces of random sizes: empty, around the scatter threshold, now and
   // then larger than the buffer.
   void check_read_into(reader& in, std::mt19937_64& random) {
-    std::vector<std::string> storage(random() % 24);
-    for (std::string& piece : storage) {
-      std::size_t size = random() % 8 == 0   ? 0
-                         : random() % 8 == 0 ? log_uniform(random, 1, 3 * options_.buffer_size + 5)
-                                             : log_uniform(random, 256, 16 * kib);
-      piece.assign(size, '?');
-    }
-    std::vector<std::span<std::byte>> pieces;
+    std::vector<std::size_t> sizes(random() % 24);
     std::size_t total = 0;
-    for (std::string& piece : storage) {
-      pieces.push_back(std::as_writable_bytes(std::span(piece)));
-      total += piece.size();
+    for (std::size_t& size : sizes) {
+      size = random() % 8 == 0   ? 0
+             : random() % 8 == 0 ? log_uniform(random, 1, 3 * options_.buffer_size + 5)
+                                 : log_uniform(random, 256, 16 * kib);
+      total += size;
     }
+    scatter into(sizes);  // filled with '.', which no content holds
     std::size_t landed = std::min(total, left());
     if (total <= left()) {
-      in.read_into(pieces);
+      in.read_into(into.buffers());
     } else {
-      auto e = thrown<sluice::end_of_file_error>([&] { in.read_into(pieces); });
+      auto e = thrown<sluice::end_of_file_error>([&] { in.read_into(into.buffers()); });
       ASSERT_TRUE(e);
       ASSERT_EQ(e->bytes_read(), landed);
       ASSERT_EQ(e->offset(), content_.size());
     }
-    std::string joined;
-    for (const std::string& piece : storage) joined += piece;
+    std::string joined = into.joined();
     ASSERT_EQ(joined.substr(0, landed), content_.substr(pos_, landed));
-    ASSERT_EQ(joined.find_first_not_of('?', landed), std::string::npos);  // nothing past the end
+    ASSERT_EQ(joined.find_first_not_of('.', landed), std::string::npos);  // nothing past the end
     pos_ += landed;
   }
 
