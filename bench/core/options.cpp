@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <iostream>
 #include <limits>
+#include <sluice/reader.hpp>
 #include <sluice/writer.hpp>
 #include <stdexcept>
 
@@ -79,8 +80,9 @@ void add_options(CLI::App& app, options& o) {
       ->check(CLI::Range(1, 1000));
   app.add_flag("--sync", o.sync, "Include a final fdatasync in every figure");
   app.add_option("--buffer-size", o.buffer_size,
-                 "Buffer of the sluice writers, e.g. 1M (default: sluice's own, " +
-                     format_size(writer_options::default_buffer_size) +
+                 "Buffer of the sluice writers and readers, e.g. 1M (default: sluice's own, " +
+                     format_size(writer_options::default_buffer_size) + ", readers " +
+                     format_size(reader_options::default_buffer_size) +
                      "), to find the best one for this disk; at most 1 GiB")
       ->option_text("SIZE")
       ->transform(size_in_bytes(most_buffer,

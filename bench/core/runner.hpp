@@ -11,6 +11,7 @@
 // computes another result is run no more and posts no figure.
 #pragma once
 
+#include <sluice/reader.hpp>
 #include <sluice/writer.hpp>
 #include <string>
 #include <vector>
@@ -51,6 +52,10 @@ inline std::size_t sluice_buffer_size(const run_settings& settings) {
 inline std::size_t sluice_direct_buffer_size(const run_settings& settings) {
   return settings.buffer_size ? settings.buffer_size
                               : sluice::writer_options::default_direct_buffer_size;
+}
+// The buffer of the sluice readers of the reading scenarios.
+inline std::size_t sluice_reader_buffer_size(const run_settings& settings) {
+  return settings.buffer_size ? settings.buffer_size : sluice::reader_options::default_buffer_size;
 }
 
 // Runs `bench` in `dir`, its input (if any) put in place through `input`,

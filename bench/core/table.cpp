@@ -76,7 +76,8 @@ void print_header(std::ostream& out, const run_description& run) {
   out << "sluice-bench  dir=" << run.dir << " (" << m.filesystem
       << ")  repeat=" << run.settings.repeat
       << "  sluice buffer=" << format_size(sluice_buffer_size(run.settings))
-      << " (direct: " << format_size(sluice_direct_buffer_size(run.settings)) << ")  "
+      << " (direct: " << format_size(sluice_direct_buffer_size(run.settings))
+      << ", readers: " << format_size(sluice_reader_buffer_size(run.settings)) << ")  "
       << sync_phrase(run.settings) << "\n"
       << m.cpu << ", " << m.cores << " cores, " << m.kernel << ", " << m.date
       << "; MB/s = 10^6 bytes per second\n";

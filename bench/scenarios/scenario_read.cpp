@@ -6,6 +6,8 @@
 // once for both tables.
 #include <algorithm>
 #include <memory>
+#include <sluice/reader.hpp>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -59,6 +61,27 @@ std::string read_mmap(const target& t) {
   return digest.text();
 }
 
+// sluice, the loops a caller would write: the buffer's bytes in place
+// (peek, consume), or copied into a chunk of the caller's as the peers do.
+std::string read_sluice_peek(const target& t) {
+  sluice::reader in(t.input, {.buffer_size = t.buffer_size});
+  word_digest digest;
+  for (auto bytes = in.peek(); !bytes.empty(); bytes = in.peek()) {
+    digest.add(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    in.consume(bytes.size());
+  }
+  return digest.text();
+}
+
+std::string read_sluice_read_some(const target& t) {
+  sluice::reader in(t.input, {.buffer_size = t.buffer_size});
+  std::vector<char> chunk(chunk_size);
+  word_digest digest;
+  while (std::size_t n = in.read_some(std::as_writable_bytes(std::span(chunk))))
+    digest.add(chunk.data(), n);
+  return digest.text();
+}
+
 // One table: every way of reading the bytes, with the input `state`.
 bench_case make_case(std::uint64_t size, const input_maker& input, input_cache state) {
   bench_case c{"read",
@@ -73,6 +96,9 @@ bench_case make_case(std::uint64_t size, const input_maker& input, input_cache s
   c.methods.push_back(bind_reader("fread, 1 MiB a call", role::peer, read_fread));
   c.methods.push_back(bind_reader("std::ifstream::read, 1 MiB a call", role::peer, read_ifstream));
   c.methods.push_back(bind_reader("mmap, the whole file", role::peer, read_mmap));
+  c.methods.push_back(bind_reader("sluice peek + consume", role::sluice, read_sluice_peek));
+  c.methods.push_back(
+      bind_reader("sluice read_some, 1 MiB a call", role::sluice, read_sluice_read_some));
   return c;
 }
 

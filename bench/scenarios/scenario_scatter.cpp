@@ -7,12 +7,15 @@
 // last round and a mix of the first 8 bytes of every piece of every round,
 // so that one that reads the wrong bytes, or into the wrong piece, computes
 // another result. The input is pseudo-random bytes, written once for the three
-// tables. Each method has buffers of its own, made with the case.
+// tables. Each method has buffers of its own, made with the case. sluice
+// reads the rounds one after the other with one reader, a read_into each.
 #include <sys/uio.h>
 
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <sluice/reader.hpp>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -56,20 +59,23 @@ class destination {
       : set_(std::move(set)),
         bytes_(set_->round_bytes(), '\0'),
         staging_(staged ? set_->round_bytes() : 0) {
-    for (std::size_t i = 0; i < set_->count; ++i) iov_.push_back({piece(i), set_->piece_size});
+    for (std::size_t i = 0; i < set_->count; ++i) {
+      iov_.push_back({piece(i), set_->piece_size});
+      spans_.push_back(std::as_writable_bytes(std::span(piece(i), set_->piece_size)));
+    }
   }
   const piece_set& set() const { return *set_; }
   char* piece(std::size_t i) { return bytes_.data() + set_->slots[i] * set_->piece_size; }
   const std::vector<iovec>& iov() const { return iov_; }
+  const std::vector<std::span<std::byte>>& spans() const { return spans_; }
   std::vector<char>& staging() { return staging_; }
 
   // Calls read_round(in, offset) for each round, mixing in its pieces'
   // first 8 bytes after it (in the pieces' order, so that a piece read into
   // another's place changes it); returns the mix and the digest of the
   // buffer after the last round.
-  template <class ReadRound>
-  std::string read_rounds(const target& t, ReadRound&& read_round) {
-    raw_input in(t.input);
+  template <class Input, class ReadRound>
+  std::string read_rounds(Input& in, ReadRound&& read_round) {
     std::uint64_t mix = 0;
     for (std::uint64_t round = 0; round < set_->rounds; ++round) {
       read_round(in, round * set_->round_bytes());
@@ -89,19 +95,22 @@ class destination {
   std::string bytes_;
   std::vector<char> staging_;
   std::vector<iovec> iov_;
+  std::vector<std::span<std::byte>> spans_;
 };
 using buffers = std::shared_ptr<destination>;  // one method's
 
 std::string read_pread_each(const target& t, const buffers& to) {
   const piece_set& set = to->set();
-  return to->read_rounds(t, [&](raw_input& in, std::uint64_t offset) {
+  raw_input input(t.input);
+  return to->read_rounds(input, [&](raw_input& in, std::uint64_t offset) {
     for (std::size_t i = 0; i < set.count; ++i)
       in.read_exactly_at(to->piece(i), set.piece_size, offset + i * set.piece_size);
   });
 }
 
 std::string read_preadv(const target& t, const buffers& to) {
-  return to->read_rounds(t, [&](raw_input& in, std::uint64_t offset) {
+  raw_input input(t.input);
+  return to->read_rounds(input, [&](raw_input& in, std::uint64_t offset) {
     in.readv_exactly_at(to->iov().data(), to->iov().size(), offset);
   });
 }
@@ -110,11 +119,20 @@ std::string read_preadv(const target& t, const buffers& to) {
 std::string read_and_copy(const target& t, const buffers& to) {
   const piece_set& set = to->set();
   std::vector<char>& staging = to->staging();
-  return to->read_rounds(t, [&](raw_input& in, std::uint64_t offset) {
+  raw_input input(t.input);
+  return to->read_rounds(input, [&](raw_input& in, std::uint64_t offset) {
     in.read_exactly_at(staging.data(), staging.size(), offset);
     for (std::size_t i = 0; i < set.count; ++i)
       std::memcpy(to->piece(i), staging.data() + i * set.piece_size, set.piece_size);
   });
+}
+
+// sluice: a reader over the file, each round's pieces in one read_into
+// (small pieces copied out of its buffer, large ones read straight into).
+std::string read_sluice(const target& t, const buffers& to) {
+  sluice::reader input(t.input, {.buffer_size = t.buffer_size});
+  return to->read_rounds(input,
+                         [&](sluice::reader& in, std::uint64_t) { in.read_into(to->spans()); });
 }
 
 bench_case make_case(std::size_t count, std::size_t piece_size, std::uint64_t size,
@@ -130,10 +148,15 @@ bench_case make_case(std::size_t count, std::size_t piece_size, std::uint64_t si
   c.input = input;
   c.methods.push_back(bind_reader("pread per piece", role::peer, read_pread_each,
                                   std::make_shared<destination>(set, false)));
-  c.methods.push_back(bind_reader("preadv, IOV_MAX pieces a call", role::peer, read_preadv,
+  // preadv is the limit too where it is the faster of the two raw ways
+  // (pieces of 2 KiB and more; docs/performance.md#the-scatter-threshold).
+  role preadv_role = piece_size >= 2048 ? role::limit : role::peer;
+  c.methods.push_back(bind_reader("preadv, IOV_MAX pieces a call", preadv_role, read_preadv,
                                   std::make_shared<destination>(set, false)));
   c.methods.push_back(bind_reader("one pread + a copy per piece", role::limit, read_and_copy,
                                   std::make_shared<destination>(set, true)));
+  c.methods.push_back(bind_reader("sluice read_into", role::sluice, read_sluice,
+                                  std::make_shared<destination>(set, false)));
   return c;
 }
 

@@ -58,13 +58,15 @@ constexpr std::array<scenario, 14> all = {{
     {"journal",
      "sluice::journal at 1, 4, 16 threads vs write(2) + fdatasync, RocksDB, LevelDB, SQLite",
      300 * 11600, make_journal_case, journal_disk_needed},
-    {"read", "a file's bytes, cached and cold: read(2), fread, std::ifstream::read, mmap",
+    {"read", "a file's bytes, cached and cold: read(2), fread, std::ifstream::read, mmap, sluice",
      256 * mib, make_read, input_only},
     {"lines", "count lines: read(2) + memchr, getline(3), std::getline, fgets, mmap + memchr",
      32 * mib, make_lines, input_only},
     {"numbers", "sum a CSV of int64, double, int32: >>, fscanf, strtod, from_chars, fast_float",
      4 * mib, make_numbers, input_only},
-    {"scatter", "a file into many pieces of memory: pread each, preadv, one pread + copies",
+    {"scatter",
+     "a file into many pieces of memory: pread each, preadv, one pread + copies, sluice "
+     "read_into",
      16 * mib, make_scatter, scatter_input_size},
 }};
 

@@ -47,6 +47,12 @@
 //   while (auto record = data.read_record(16); !record.empty())
 //     use(record);                                // 16 bytes, valid until the next call
 //
+//   sluice::reader capture("packets.bin");
+//   std::byte header[16];
+//   std::vector<std::byte> payload(64 * 1024);
+//   std::span<std::byte> parts[] = {header, payload};
+//   capture.read_into(parts);  // the header copied, the payload read straight into
+//
 //   sluice::reader piped(sluice::file::borrow(STDIN_FILENO, "standard input"));
 //   while (auto line = piped.read_line()) handle(*line);
 #pragma once
@@ -78,7 +84,8 @@ enum class line_end {
 struct reader_options {
   // Bytes read from the file at a time.
   // Default: 1 MiB (measured: docs/performance.md#reader-buffer-size).
-  // Cost: the buffer's memory, and one read per buffer. The buffer grows
+  // Cost: the buffer's memory (and 32 KiB more for the line search's
+  // index), and one read per buffer. The buffer grows
   // (doubling) to hold a line up to max_line, a peek(n) or a read_record(n)
   // larger than it, and keeps that size. 0 means the default.
   std::size_t buffer_size = default_buffer_size;
@@ -212,6 +219,23 @@ class reader {
   // where it ends; a stream is read and discarded.
   std::uint64_t skip(std::uint64_t n);
 
+  // Scatter: fills `pieces` in order with the next bytes, as if they were
+  // one buffer of their total size (an empty piece takes nothing), e.g. the
+  // fields of a record read into their own places.
+  // Cost: buffered bytes are copied. Once the buffer is empty, a piece of
+  // less than 2 KiB is copied out of a refilled buffer (one read per
+  // buffer), and a run of pieces of 2 KiB or more is read straight into
+  // them with one preadv per IOV_MAX pieces, no copy
+  // (docs/performance.md#the-scatter-threshold). On a stream, a borrowed
+  // descriptor and with caching_mode::direct, every piece is copied through
+  // the buffer.
+  // Failure: throws end_of_file_error if the file ends first: bytes_read()
+  // bytes landed, filling the pieces in order up to there, and are consumed.
+  // A failed read throws std::system_error naming the offset; tell() then
+  // counts the bytes that landed before the failed read, and the next call
+  // reads from there.
+  void read_into(std::span<const std::span<std::byte>> pieces);
+
   // The next line, without its line end ("\n", or "\r\n" with line_end::crlf),
   // as a view into the buffer valid until the next call that is not tell();
   // nothing at the end of the file. A last line without a line end is
@@ -296,6 +320,12 @@ class reader {
                                       std::size_t wanted) const;
   [[noreturn]] void throw_line_too_long() const;
   std::optional<std::string_view> read_line_slow();
+
+  // Scatter reads (src/reader/scatter.cpp).
+  std::size_t copy_into(std::span<std::byte> out);
+  std::size_t straight_run(std::span<const std::span<std::byte>> pieces,
+                           std::size_t filled) const noexcept;
+  std::size_t read_straight(std::span<const std::span<std::byte>> run, std::size_t filled);
 
   void start(bool opened_here);
 

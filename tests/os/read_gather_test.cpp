@@ -25,26 +25,6 @@ namespace {
 using namespace sluice_test;
 using sluice::file;
 
-// Buffers of the given sizes, filled with '.' so that bytes not read show.
-class scatter {
- public:
-  explicit scatter(const std::vector<std::size_t>& sizes) {
-    for (std::size_t size : sizes) storage_.emplace_back(size, '.');
-    for (auto& piece : storage_) spans_.push_back(std::as_writable_bytes(std::span(piece)));
-  }
-  std::span<const std::span<std::byte>> buffers() const { return spans_; }
-  // Every buffer's bytes, one after the other.
-  std::string joined() const {
-    std::string all;
-    for (const auto& piece : storage_) all += piece;
-    return all;
-  }
-
- private:
-  std::vector<std::string> storage_;
-  std::vector<std::span<std::byte>> spans_;
-};
-
 class read_gather_test : public dir_test {
  protected:
   // A file holding `content`, open for reading.

@@ -1,9 +1,11 @@
 // Model-based tests of sluice::reader: thousands of random sequences of every
 // call (get, peek + consume, read, read_some, skip, read_line, skip_line,
-// read_record, tell, eof), with buffer sizes from 1 byte to 4 MiB, max_line
+// read_record, read_into, tell, eof), with buffer sizes from 1 byte to 4 MiB, max_line
 // from 1 byte up, both line ends, over random files (lines of every length,
 // longer than the buffer and than max_line, CRLF, lone CRs, NULs, no final
-// newline), compared with a std::string and a position. Each sequence reads
+// newline), compared with a std::string and a position. read_into's
+// pieces have random sizes around the scatter threshold (2 KiB), so that
+// copied pieces and runs read with one preadv mix. Each sequence reads
 // a regular file by path, an opened file, or a pipe fed in odd-sized pieces
 // by a thread; another part injects EINTR and short reads of every length
 // through the fake seam, which must not show.
@@ -77,7 +79,7 @@ class model_run {
   // One random call on `in`, checked against the model.
   void step(reader& in, std::mt19937_64& random) {
     std::size_t buffer = options_.buffer_size;
-    switch (random() % 12) {
+    switch (random() % 13) {
       case 0: check_get(in); break;
       case 1: check_peek(in, log_uniform(random, 1, 3 * buffer + 5), random); break;
       case 2: check_read(in, log_uniform(random, 1, 3 * buffer + 5)); break;
@@ -86,6 +88,7 @@ class model_run {
       case 5: check_skip_line(in); break;
       case 6: check_record(in, log_uniform(random, 1, 2 * buffer + 5)); break;
       case 7: EXPECT_EQ(in.eof(), pos_ == content_.size()); break;
+      case 8: check_read_into(in, random); break;
       default: check_read_line(in, random); break;
     }
     ASSERT_EQ(in.tell(), pos_);
@@ -144,6 +147,33 @@ class model_run {
     ASSERT_LE(k, std::min(n, left()));
     ASSERT_EQ(got.substr(0, k), content_.substr(pos_, k));
     pos_ += k;
+  }
+
+  // Pieces of random sizes: empty, around the scatter threshold, now and
+  // then larger than the buffer.
+  void check_read_into(reader& in, std::mt19937_64& random) {
+    std::vector<std::size_t> sizes(random() % 24);
+    std::size_t total = 0;
+    for (std::size_t& size : sizes) {
+      size = random() % 8 == 0   ? 0
+             : random() % 8 == 0 ? log_uniform(random, 1, 3 * options_.buffer_size + 5)
+                                 : log_uniform(random, 256, 16 * kib);
+      total += size;
+    }
+    scatter into(sizes);  // filled with '.', which no content holds
+    std::size_t landed = std::min(total, left());
+    if (total <= left()) {
+      in.read_into(into.buffers());
+    } else {
+      auto e = thrown<sluice::end_of_file_error>([&] { in.read_into(into.buffers()); });
+      ASSERT_TRUE(e);
+      ASSERT_EQ(e->bytes_read(), landed);
+      ASSERT_EQ(e->offset(), content_.size());
+    }
+    std::string joined = into.joined();
+    ASSERT_EQ(joined.substr(0, landed), content_.substr(pos_, landed));
+    ASSERT_EQ(joined.find_first_not_of('.', landed), std::string::npos);  // nothing past the end
+    pos_ += landed;
   }
 
   void check_skip(reader& in, std::size_t n) {

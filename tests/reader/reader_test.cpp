@@ -231,6 +231,23 @@ TEST_F(reader_test, a_large_read_goes_straight_into_the_callers_memory) {
   EXPECT_EQ(fake.reads_at()[1].memory, out.data() + 64 * 1024 - 1);
 }
 
+// The default buffer: 1 MiB a read (docs/performance.md#reader-buffer-size).
+TEST_F(reader_test, the_default_buffer_reads_a_mebibyte_a_call) {
+  std::string content = pattern(3 << 20, 8);
+  auto path = with(content);
+  fake_sys fake;
+  reader in(path);
+  std::string all;
+  for (auto bytes = in.peek(); !bytes.empty(); bytes = in.peek()) {
+    all += text_of(bytes);
+    in.consume(bytes.size());
+  }
+  EXPECT_EQ(all, content);
+  ASSERT_GE(fake.reads_at().size(), 3u);
+  EXPECT_EQ(fake.reads_at()[0].requested, std::size_t{1} << 20);
+  EXPECT_EQ(fake.reads_at()[1].requested, std::size_t{1} << 20);
+}
+
 TEST_F(reader_test, records_come_whole_empty_at_the_end_and_a_partial_one_throws) {
   reader in(with("0123456789"), {.buffer_size = 4});
   EXPECT_EQ(text_of(in.read_record(3)), "012");

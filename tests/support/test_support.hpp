@@ -107,6 +107,27 @@ void replace_with(const std::filesystem::path& path, std::string_view content);
 // duplicated bytes show.
 std::string pattern(std::size_t n, std::uint64_t seed = 1);
 
+// Buffers of the given sizes for scatter reads (file::read_gather,
+// reader::read_into), filled with '.' so that bytes not read show.
+class scatter {
+ public:
+  explicit scatter(const std::vector<std::size_t>& sizes) {
+    for (std::size_t size : sizes) storage_.emplace_back(size, '.');
+    for (auto& piece : storage_) spans_.push_back(std::as_writable_bytes(std::span(piece)));
+  }
+  std::span<const std::span<std::byte>> buffers() const { return spans_; }
+  // Every buffer's bytes, one after the other.
+  std::string joined() const {
+    std::string all;
+    for (const auto& piece : storage_) all += piece;
+    return all;
+  }
+
+ private:
+  std::vector<std::string> storage_;
+  std::vector<std::span<std::byte>> spans_;
+};
+
 // Up to `n` bytes of `f` from `offset`, through file::read_at.
 std::string read_text(sluice::file& f, std::size_t n, std::uint64_t offset);
 
