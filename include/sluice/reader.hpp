@@ -25,7 +25,9 @@
 // Errors (see <sluice/error.hpp>): std::system_error whose code() is the
 // errno and whose what() names the operation, the path and the offset:
 //   sluice: read 'in.txt' at offset 1048576: Input/output error
-// A failed read changes nothing the reader holds: the next call tries again.
+// A failed read changes nothing the reader holds: the next call tries again
+// from tell(). (Bytes that read() or read_into() had already copied into
+// the caller's memory before it failed are consumed: tell() counts them.)
 // On a stream it sticks instead (later calls throw it again): the bytes the
 // failed call had taken from the stream cannot be read again.
 // The end of the file is not an error: get() returns reader::end,
@@ -85,9 +87,10 @@ struct reader_options {
   // Bytes read from the file at a time.
   // Default: 1 MiB (measured: docs/performance.md#reader-buffer-size).
   // Cost: the buffer's memory (and 32 KiB more for the line search's
-  // index), and one read per buffer. The buffer grows
-  // (doubling) to hold a line up to max_line, a peek(n) or a read_record(n)
-  // larger than it, and keeps that size. 0 means the default.
+  // index), and one read per buffer. The buffer grows (doubling) to hold a
+  // line up to max_line, a peek(n) or a read_record(n) larger than it, and
+  // keeps that size. A program holding many readers open at once should
+  // give it a smaller value. 0 means the default.
   std::size_t buffer_size = default_buffer_size;
   // The longest line read_line() returns, in bytes, without its line end.
   // Default: 1 MiB.
