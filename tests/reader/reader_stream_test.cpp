@@ -1,9 +1,10 @@
-// sluice::reader on pipes, FIFOs and standard input: megabytes of lines
+// sluice::reader on pipes, FIFOs, sockets and standard input: megabytes of lines
 // sent in odd-sized pieces by a thread, read whole; standard input borrowed
 // (file::borrow(STDIN_FILENO, ...)) and left open; through the fake seam,
 // readv cut short at every length and interrupted, and EIO naming the pipe.
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -85,6 +86,24 @@ TEST(reader_stream, a_line_is_returned_when_it_arrives_not_when_the_buffer_fills
   EXPECT_EQ(in.read_line(), "and an end");  // the writer closes after the last
   EXPECT_EQ(in.read_line(), std::nullopt);
   EXPECT_FALSE(writer.gave_up()) << "the reader waited for more than had arrived";
+}
+
+// A socket, as a line protocol's server reads one: each request comes out
+// when it arrives, and the peer's close is the end.
+TEST(reader_stream, a_socket_is_read_line_by_line_as_its_peer_sends) {
+  int ends[2];
+  ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends), 0);
+  paced_writer peer(ends[1], {"HELLO sluice\r\n", "GET /a\r\nGET /b\r\n", "QUIT\r\n"});
+  reader in(file(ends[0], "socket"), {.line_ending = sluice::line_end::crlf});
+  EXPECT_EQ(in.read_line(), "HELLO sluice");
+  peer.received();
+  EXPECT_EQ(in.read_line(), "GET /a");
+  EXPECT_EQ(in.read_line(), "GET /b");
+  peer.received();
+  EXPECT_EQ(in.read_line(), "QUIT");
+  EXPECT_EQ(in.read_line(), std::nullopt);
+  EXPECT_EQ(in.tell(), 36u);
+  EXPECT_FALSE(peer.gave_up()) << "the reader waited for more than the peer had sent";
 }
 
 TEST(reader_stream, a_fifo_by_path_is_read_whole) {
