@@ -1,6 +1,7 @@
 // sluice::reader's lines: read_line's slow part, skip_line, and the index
 // of the buffer's newlines it walks (line_search.hpp).
 #include <algorithm>
+#include <cstring>
 #include <string>
 
 #include "os/error_messages.hpp"
@@ -37,10 +38,17 @@ const std::byte* reader::next_newline() noexcept {
   }
 }
 
-// Indexes the newlines of the stretch of the buffer from `from`.
+// Indexes the newlines of the stretch of the buffer from `from`. The scan
+// reads whole blocks: where the stretch ends at end_, the rest of its last
+// block (inside the buffer or its padding) is zeroed first, so that no
+// byte the scan reads is memory nothing wrote.
 void reader::index_from(const std::byte* from) noexcept {
   const std::byte* block = block_of(from);
   const std::byte* limit = std::min<const std::byte*>(end_, block + detail::newline_stretch);
+  if (limit == end_) {
+    auto address = reinterpret_cast<std::uintptr_t>(end_);
+    std::memset(end_, 0, -address & (detail::newline_block_size - 1));
+  }
   std::size_t count = detail::index_newlines(block, from, limit, newlines_.get());
   index_base_ = block;
   next_newline_ = newlines_.get();

@@ -26,14 +26,14 @@ std::size_t align_up(std::size_t value, std::size_t align) {
 }
 
 // A buffer of `capacity` bytes (rounded up to `align`) plus a line-search
-// block of padding, aligned for both, zeroed so that the padding the
-// search reads is never uninitialized memory.
+// block of padding, aligned for both. Not zeroed (its pages are touched
+// only as reads fill them): the line search zeroes what it reads past the
+// data (reader::index_from).
 detail::owned_buffer allocate(std::size_t capacity, std::size_t align) {
   std::size_t memory = std::max(align, detail::newline_block_size);
   capacity = align_up(capacity, align);
   detail::owned_buffer buffer =
       detail::allocate_buffer(align_up(capacity + detail::newline_block_size, memory), memory);
-  std::memset(buffer.data.get(), 0, buffer.capacity);
   buffer.capacity = capacity;
   return buffer;
 }
