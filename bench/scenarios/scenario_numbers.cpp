@@ -6,7 +6,8 @@
 // the double sum by its bits. strtoll/strtod, std::from_chars (the limit)
 // and fast_float are fed the same whole lines by one read(2) loop
 // (line_chunks), so that their rows differ in the parsing only; fscanf and
-// operator>> read through their own streams.
+// operator>> read through their own streams. sluice reads each row with
+// reader::read_fields and fields::next<T>, as a user would.
 #include <cerrno>
 #include <charconv>
 #include <cinttypes>
@@ -14,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <sluice/reader.hpp>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -181,6 +183,21 @@ std::string read_fscanf(const target& t) {
   return sums.text();
 }
 
+// The rows as a user of sluice reads them: a line's fields, each parsed
+// where it lies in the reader's buffer.
+std::string read_sluice(const target& t) {
+  sluice::reader in(t.input, {.buffer_size = t.buffer_size});
+  column_sums sums;
+  while (auto row = in.read_fields(',')) {
+    auto a = row->next<std::int64_t>();
+    auto b = row->next<double>();
+    auto c = row->next<std::int32_t>();
+    if (!row->done()) malformed(sums.rows());
+    sums.add(a, b, c);
+  }
+  return sums.text();
+}
+
 // Row i's double: a 53-bit significand, 2^-40 to 2^41 in magnitude, either sign.
 double make_double(random_stream& numbers) {
   auto significand = static_cast<double>(numbers.next() >> 11 | std::uint64_t{1} << 52);
@@ -249,6 +266,8 @@ std::vector<bench_case> make_numbers(std::uint64_t size) {
 #else
   c.skipped.emplace_back("fast_float: skipped, not found at build time (libfast-float-dev)");
 #endif
+  c.methods.push_back(
+      bind_reader("sluice reader::read_fields + next<T>", role::sluice, read_sluice));
   return {std::move(c)};
 }
 

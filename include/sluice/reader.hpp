@@ -61,6 +61,7 @@
 #include <string_view>
 #include <system_error>
 
+#include "sluice/fields.hpp"
 #include "sluice/file.hpp"
 #include "sluice/writer.hpp"  // caching_mode, detail::free_deleter
 
@@ -264,7 +265,40 @@ class reader {
   // close() does nothing; other calls after it are refused with EBADF.
   void close();
 
+  // Fields and numbers (<sluice/fields.hpp>, <sluice/parse.hpp>).
+
+  // The next line, as read_line() returns it, split at `delimiter`: numbers
+  // read with next<T>() refuse a bad field with a parse_error that names
+  // this file's path, the line's number (line_count()) and the field's
+  // offset in the file:
+  //   sluice: parse int32 "12x" in 'data.csv' at line 7, offset 4096: expected a decimal integer
+  // Nothing at the end of the file. Valid until the next call that is not
+  // tell(). Cost: read_line()'s; throws what it throws.
+  std::optional<fields> read_fields(char delimiter = ',') {
+    auto line = read_line();
+    if (!line) return std::nullopt;
+    return fields(*line, delimiter, path(), lines_, offset_of(line->data()));
+  }
+
+  // `field` as a T, exactly as parse<T>(field) reads it (<sluice/parse.hpp>),
+  // for a field the caller split from the last line read_line() returned:
+  // its parse_error names this file's path, line_count() and the field's
+  // offset in the file. A text that is not a view into the reader's buffer
+  // is refused as parse<T> refuses it, not located. Cost: parse<T>'s.
+  template <detail::text_number T>
+  T parse(std::string_view field) const;
+  // An integer in `base` (2..36), as parse<T>(field, base) reads it.
+  template <detail::text_integer T>
+  T parse(std::string_view field, int base) const;
+
  private:
+  // The file offset of `at`, a byte of the buffer.
+  std::uint64_t offset_of(const char* at) const noexcept {
+    return base_ + static_cast<std::uint64_t>(at - reinterpret_cast<const char*>(begin_));
+  }
+  // Where `field` was read, for its parse_error: not located outside the buffer.
+  detail::text_origin origin_of(std::string_view field) const noexcept;
+
   int get_slow();
   std::span<const std::byte> peek_slow(std::size_t n);
   std::span<const std::byte> read_record_slow(std::size_t n);
@@ -366,5 +400,24 @@ class reader::line_range {
 };
 
 inline reader::line_range reader::lines() noexcept { return line_range(this); }
+
+template <detail::text_number T>
+T reader::parse(std::string_view field) const {
+  T value;
+  if (detail::from_chars_whole(field, value, 10)) [[likely]]
+    return value;
+  detail::parse_field(field, value, 10, origin_of(field));
+  return value;
+}
+
+template <detail::text_integer T>
+T reader::parse(std::string_view field, int base) const {
+  if (base < 2 || base > 36) detail::refuse_base(base);
+  T value;
+  if (detail::from_chars_whole(field, value, base)) [[likely]]
+    return value;
+  detail::parse_field(field, value, base, origin_of(field));
+  return value;
+}
 
 }  // namespace sluice

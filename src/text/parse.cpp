@@ -10,6 +10,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "text/type_name.hpp"
+
 namespace sluice {
 namespace {
 
@@ -40,14 +42,6 @@ std::string quote(std::string_view text) {
   return out + '"';
 }
 
-// The type's name in messages: "int32", "uint8", "float", "double".
-template <class T>
-std::string type_name() {
-  if constexpr (std::is_same_v<T, float>) return "float";
-  if constexpr (std::is_same_v<T, double>) return "double";
-  return (std::is_signed_v<T> ? "int" : "uint") + std::to_string(sizeof(T) * 8);
-}
-
 template <class T>
 [[noreturn]] void refuse(std::string_view text, int errno_value, int base) {
   std::string reason = "out of range";
@@ -58,15 +52,7 @@ template <class T>
       reason = base == 10 ? "expected a decimal integer"
                           : "expected an integer in base " + std::to_string(base);
   }
-  throw parse_error(errno_value, type_name<T>(), text, reason);
-}
-
-template <class T>
-std::from_chars_result from_chars(const char* first, const char* last, T& value, int base) {
-  if constexpr (std::is_floating_point_v<T>)
-    return std::from_chars(first, last, value);
-  else
-    return std::from_chars(first, last, value, base);
+  throw parse_error(errno_value, detail::type_name<T>(), text, reason);
 }
 
 // The errno for text [first, last) that is not a whole number of T: ERANGE
@@ -79,7 +65,7 @@ int failure_of(const char* first, const char* last, std::from_chars_result resul
   if (result.ptr == last && result.ec == std::errc::result_out_of_range) return ERANGE;
   if constexpr (std::is_unsigned_v<T>) {
     if (first != last && *first == '-') {
-      auto magnitude = from_chars(first + 1, last, value, base);
+      auto magnitude = detail::from_chars_of(first + 1, last, value, base);
       if (magnitude.ptr != last || first + 1 == last) return EINVAL;
       if (magnitude.ec == std::errc{} && value == 0) return 0;
       return ERANGE;
@@ -98,7 +84,7 @@ void parse_number(std::string_view text, T& value, int base) {
     if (first != last && (*first == '-' || *first == '+')) refuse<T>(text, EINVAL, base);
   }
   T parsed{};
-  auto result = from_chars(first, last, parsed, base);
+  auto result = detail::from_chars_of(first, last, parsed, base);
   if (result.ec == std::errc{} && result.ptr == last) {
     value = parsed;
     return;

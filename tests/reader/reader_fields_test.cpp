@@ -1,0 +1,203 @@
+// sluice::reader's fields and numbers: read_fields splits each line, and a
+// bad, out-of-range or missing field names its text, the path, the line's
+// number and the field's offset in the file, checked against where the text
+// is in files built here (with small buffers, so that lines straddle
+// refills); reader::parse<T> on fields the caller split; CRLF lines.
+#include <gtest/gtest.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <optional>
+#include <sluice/sluice.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "support/test_support.hpp"
+
+namespace {
+
+using namespace sluice_test;
+using sluice::parse_error;
+using sluice::reader;
+
+class reader_fields : public dir_test {
+ protected:
+  std::filesystem::path with(std::string_view content) {
+    auto path = dir / "in.csv";
+    write_all(path, content);
+    return path;
+  }
+};
+
+// "i,i/2,-i\n" for i in [0, rows), and row `bad`'s middle field replaced by `field`.
+std::string csv(int rows, int bad, std::string_view field) {
+  std::string text;
+  for (int i = 0; i < rows; ++i) {
+    text += std::to_string(i) + ',';
+    text += i == bad ? std::string(field) : std::to_string(i / 2.0);
+    text += ',' + std::to_string(-i) + '\n';
+  }
+  return text;
+}
+
+// The offset of the n-th line's first byte (from 1) in `text`.
+std::uint64_t line_start(std::string_view text, int n) {
+  std::size_t at = 0;
+  for (int i = 1; i < n; ++i) at = text.find('\n', at) + 1;
+  return at;
+}
+
+TEST_F(reader_fields, rows_split_and_their_numbers_read_across_refills) {
+  std::string text = csv(500, -1, "");
+  for (std::size_t buffer : {std::size_t{16}, std::size_t{100}, std::size_t{0}}) {
+    reader in(with(text), {.buffer_size = buffer});
+    int i = 0;
+    while (auto row = in.read_fields(',')) {
+      EXPECT_EQ(row->next<std::int64_t>(), i);
+      EXPECT_EQ(row->next<double>(), i / 2.0);
+      EXPECT_EQ(row->next<std::int32_t>(), -i);
+      EXPECT_TRUE(row->done());
+      ++i;
+    }
+    EXPECT_EQ(i, 500) << "buffer " << buffer;
+    EXPECT_EQ(in.line_count(), 500u);
+  }
+}
+
+TEST_F(reader_fields, a_bad_field_names_its_text_path_line_and_offset) {
+  std::string text = csv(300, 211, "0.5x");
+  auto path = with(text);
+  reader in(path, {.buffer_size = 64});
+  std::optional<parse_error> error;
+  while (auto row = in.read_fields(',')) {
+    row->next<std::int64_t>();
+    error = thrown<parse_error>([&] { row->next<double>(); });
+    if (error) break;
+  }
+  ASSERT_TRUE(error);
+  std::uint64_t offset = text.find("0.5x");
+  EXPECT_EQ(offset, line_start(text, 212) + 4) << "the file built as intended";
+  EXPECT_EQ(error->code(), std::error_code(EINVAL, std::generic_category()));
+  EXPECT_EQ(error->line(), 212u);
+  EXPECT_EQ(error->offset(), offset);
+  EXPECT_EQ(error->path(), path.native());
+  EXPECT_EQ(std::string(error->what()), "sluice: parse double \"0.5x\" in " + quoted(path) +
+                                            " at line 212, offset " + std::to_string(offset) +
+                                            ": expected a decimal number, inf or nan");
+  auto next = in.read_fields(',');
+  ASSERT_TRUE(next) << "the reader goes on after a refused field";
+  EXPECT_EQ(next->next<int>(), 212);
+}
+
+TEST_F(reader_fields, an_out_of_range_field_names_where_it_is) {
+  std::string text = "1,2,3\n4,5,99999999999\n";
+  auto path = with(text);
+  reader in(path, {.buffer_size = 8});
+  in.read_fields(',');
+  auto row = in.read_fields(',');
+  ASSERT_TRUE(row);
+  EXPECT_EQ(row->next<std::int32_t>(), 4);
+  EXPECT_EQ(row->next<std::int32_t>(), 5);
+  auto error = thrown<parse_error>([&] { row->next<std::int32_t>(); });
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->code(), std::error_code(ERANGE, std::generic_category()));
+  EXPECT_EQ(std::string(error->what()),
+            "sluice: parse int32 \"99999999999\" in " + quoted(path) + " at line 2, offset 10: " +
+                "out of range");
+  EXPECT_EQ(text.find("99999999999"), 10u);
+}
+
+TEST_F(reader_fields, a_missing_field_is_located_at_the_end_of_its_line) {
+  auto path = with("1,2,3\n4,5\n");
+  reader in(path);
+  in.read_line();
+  auto row = in.read_fields(',');
+  ASSERT_TRUE(row);
+  row->next<int>();
+  row->next<int>();
+  auto error = thrown<parse_error>([&] { row->next<int>(); });
+  ASSERT_TRUE(error);
+  EXPECT_EQ(std::string(error->what()), "sluice: parse int32 \"\" in " + quoted(path) +
+                                            " at line 2, offset 9: missing: the line has 2 fields");
+}
+
+TEST_F(reader_fields, an_empty_field_names_its_own_offset) {
+  std::string text = "1,,3\n";
+  reader in(with(text));
+  auto row = in.read_fields(',');
+  ASSERT_TRUE(row);
+  row->next<int>();
+  auto error = thrown<parse_error>([&] { row->next<int>(); });
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->quoted_text(), "\"\"");
+  EXPECT_EQ(error->offset(), 2u);
+  EXPECT_EQ(row->next<int>(), 3);
+}
+
+TEST_F(reader_fields, crlf_lines_split_clean_with_line_end_crlf) {
+  std::string text = "1,2\r\n3,4\r\n";
+  reader crlf(with(text), {.line_ending = sluice::line_end::crlf});
+  std::vector<int> numbers;
+  while (auto row = crlf.read_fields(','))
+    for (int k = 0; k < 2; ++k) numbers.push_back(row->next<int>());
+  EXPECT_EQ(numbers, (std::vector<int>{1, 2, 3, 4}));
+
+  reader lf(dir / "in.csv");
+  lf.read_fields(',');
+  auto row = lf.read_fields(',');
+  ASSERT_TRUE(row);
+  EXPECT_EQ(row->next<int>(), 3);
+  auto error = thrown<parse_error>([&] { row->next<int>(); });
+  ASSERT_TRUE(error) << "without line_end::crlf the '\\r' is in the last field";
+  EXPECT_EQ(error->quoted_text(), "\"4\\x0d\"");
+  EXPECT_EQ(error->line(), 2u);
+  EXPECT_EQ(error->offset(), 7u);
+}
+
+TEST_F(reader_fields, every_line_has_fields_and_the_end_of_the_file_none) {
+  reader in(with("\n\t\na\tb"));
+  std::vector<std::vector<std::string>> rows;
+  while (auto row = in.read_fields('\t')) {
+    rows.emplace_back();
+    for (std::string_view field : *row) rows.back().emplace_back(field);
+  }
+  EXPECT_EQ(rows, (std::vector<std::vector<std::string>>{{""}, {"", ""}, {"a", "b"}}));
+  EXPECT_FALSE(in.read_fields('\t'));
+}
+
+TEST_F(reader_fields, parse_locates_a_field_the_caller_split_from_the_last_line) {
+  std::string text = "alpha beta\n10 0x1f -3\n";
+  auto path = with(text);
+  reader in(path, {.buffer_size = 4});
+  in.read_line();
+  auto line = in.read_line();
+  ASSERT_TRUE(line);
+  std::string_view first = line->substr(0, 2);
+  std::string_view second = line->substr(3, 4);
+  std::string_view third = line->substr(8);
+  EXPECT_EQ(in.parse<int>(first), 10);
+  EXPECT_EQ(in.parse<std::int8_t>(third), -3);
+  EXPECT_EQ(in.parse<unsigned>(second.substr(2), 16), 31u);
+  auto error = thrown<parse_error>([&] { in.parse<unsigned>(second); });
+  ASSERT_TRUE(error);
+  EXPECT_EQ(std::string(error->what()), "sluice: parse uint32 \"0x1f\" in " + quoted(path) +
+                                            " at line 2, offset 14: expected a decimal integer");
+  EXPECT_EQ(text.find("0x1f"), 14u);
+  auto range = thrown<parse_error>([&] { in.parse<std::uint8_t>(third); });
+  ASSERT_TRUE(range);
+  EXPECT_EQ(range->code(), std::error_code(ERANGE, std::generic_category()));
+  EXPECT_EQ(range->offset(), 19u);
+}
+
+TEST_F(reader_fields, parse_of_a_text_outside_the_buffer_is_not_located) {
+  reader in(with("1\n"));
+  in.read_line();
+  std::string elsewhere = "1x";
+  auto error = thrown<parse_error>([&] { in.parse<int>(elsewhere); });
+  ASSERT_TRUE(error);
+  EXPECT_EQ(std::string(error->what()), "sluice: parse int32 \"1x\": expected a decimal integer");
+  EXPECT_EQ(error->line(), 0u);
+}
+
+}  // namespace
