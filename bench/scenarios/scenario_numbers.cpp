@@ -198,6 +198,18 @@ std::string read_sluice(const target& t) {
   return sums.text();
 }
 
+std::string read_sluice_numbers(const target& t) {
+  sluice::reader in(t.input, {.buffer_size = t.buffer_size});
+  column_sums sums;
+  while (!in.eof()) {
+    auto a = in.read_number<std::int64_t>(',');
+    auto b = in.read_number<double>(',');
+    auto c = in.read_number<std::int32_t>('\n');
+    sums.add(a, b, c);
+  }
+  return sums.text();
+}
+
 // Row i's double: a 53-bit significand, 2^-40 to 2^41 in magnitude, either sign.
 double make_double(random_stream& numbers) {
   auto significand = static_cast<double>(numbers.next() >> 11 | std::uint64_t{1} << 52);
@@ -268,6 +280,8 @@ std::vector<bench_case> make_numbers(std::uint64_t size) {
 #endif
   c.methods.push_back(
       bind_reader("sluice reader::read_fields + next<T>", role::sluice, read_sluice));
+  c.methods.push_back(
+      bind_reader("sluice reader::read_number<T>", role::sluice, read_sluice_numbers));
   return {std::move(c)};
 }
 

@@ -127,11 +127,15 @@ class fields {
   iterator begin() noexcept;
   std::default_sentinel_t end() const noexcept { return {}; }
 
- private:
+  // True if `c` can be part of a number's text (a digit, a letter, '.',
+  // '+', '-', '_', '(' or ')'): such a delimiter is searched for before a
+  // number is read, not read past.
   static constexpr bool may_be_in_a_number(char c) noexcept {
     return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
            c == '.' || c == '+' || c == '-' || c == '_' || c == '(' || c == ')';
   }
+
+ private:
 
   // Moves past the field that ends at `last` (a delimiter or the end).
   void step_past(const char* last) noexcept {

@@ -6,7 +6,7 @@
 #include <cerrno>
 #include <string>
 
-#include "text/type_name.hpp"
+#include "text/parse_messages.hpp"
 
 namespace sluice::detail {
 namespace {

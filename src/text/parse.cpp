@@ -10,37 +10,10 @@
 #include <type_traits>
 #include <utility>
 
-#include "text/type_name.hpp"
+#include "text/parse_messages.hpp"
 
 namespace sluice {
 namespace {
-
-// Texts longer than this are cut in messages, to their first cut_to bytes.
-constexpr std::size_t longest_quoted = 64;
-constexpr std::size_t cut_to = 48;
-
-// `text` between double quotes, escaped so that a message stays one line of
-// printable ASCII whatever the bytes, and cut if long.
-std::string quote(std::string_view text) {
-  static constexpr char hex_digits[] = "0123456789abcdef";
-  bool cut = text.size() > longest_quoted;
-  std::string out = "\"";
-  for (char c : cut ? text.substr(0, cut_to) : text) {
-    auto byte = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (byte < 0x20 || byte >= 0x7f) {
-      out += "\\x";
-      out += hex_digits[byte >> 4];
-      out += hex_digits[byte & 15];
-    } else {
-      out += c;
-    }
-  }
-  if (cut) return out + "...\" (" + std::to_string(text.size()) + " bytes)";
-  return out + '"';
-}
 
 template <class T>
 [[noreturn]] void refuse(std::string_view text, int errno_value, int base) {
@@ -99,7 +72,7 @@ void parse_number(std::string_view text, T& value, int base) {
 parse_error::parse_error(int errno_value, std::string_view type, std::string_view text,
                          std::string_view reason)
     : parse_error(errno_value,
-                  parts{std::string(type), quote(text), std::string(reason), {}, 0, 0, {}}) {}
+                  parts{std::string(type), detail::quote(text), std::string(reason), {}, 0, 0, {}}) {}
 
 parse_error::parse_error(int errno_value, parts what)
     : std::system_error(errno_value, std::generic_category()) {
@@ -119,6 +92,30 @@ parse_error parse_error::located(std::string_view path, std::uint64_t line,
 }
 
 namespace detail {
+
+std::string quote(std::string_view text) {
+  // Texts longer than this are cut in messages, to their first cut_to bytes.
+  constexpr std::size_t longest_quoted = 64;
+  constexpr std::size_t cut_to = 48;
+  static constexpr char hex_digits[] = "0123456789abcdef";
+  bool cut = text.size() > longest_quoted;
+  std::string out = "\"";
+  for (char c : cut ? text.substr(0, cut_to) : text) {
+    auto byte = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (byte < 0x20 || byte >= 0x7f) {
+      out += "\\x";
+      out += hex_digits[byte >> 4];
+      out += hex_digits[byte & 15];
+    } else {
+      out += c;
+    }
+  }
+  if (cut) return out + "...\" (" + std::to_string(text.size()) + " bytes)";
+  return out + '"';
+}
 
 void refuse_base(int base) {
   throw std::invalid_argument("sluice: parse: base " + std::to_string(base) + " is not 2..36");

@@ -2,7 +2,8 @@
 // bad, out-of-range or missing field names its text, the path, the line's
 // number and the field's offset in the file, checked against where the text
 // is in files built here (with small buffers, so that lines straddle
-// refills); reader::parse<T> on fields the caller split; CRLF lines.
+// refills); reader::parse<T> on fields the caller split; read_number<T>,
+// which reads each field in place, the same way; CRLF lines.
 #include <gtest/gtest.h>
 
 #include <cerrno>
@@ -198,6 +199,146 @@ TEST_F(reader_fields, parse_of_a_text_outside_the_buffer_is_not_located) {
   ASSERT_TRUE(error);
   EXPECT_EQ(std::string(error->what()), "sluice: parse int32 \"1x\": expected a decimal integer");
   EXPECT_EQ(error->line(), 0u);
+}
+
+// --- read_number -------------------------------------------------------------
+
+TEST_F(reader_fields, read_number_reads_rows_in_place_across_refills) {
+  std::string text = csv(500, -1, "");
+  for (std::size_t buffer : {std::size_t{1}, std::size_t{16}, std::size_t{100}, std::size_t{0}}) {
+    reader in(with(text), {.buffer_size = buffer});
+    int i = 0;
+    while (!in.eof()) {
+      ASSERT_EQ(in.read_number<std::int64_t>(','), i);
+      ASSERT_EQ(in.read_number<double>(','), i / 2.0);
+      ASSERT_EQ(in.read_number<std::int32_t>('\n'), -i);
+      ++i;
+      ASSERT_EQ(in.line_count(), static_cast<std::uint64_t>(i));
+    }
+    EXPECT_EQ(i, 500) << "buffer " << buffer;
+    EXPECT_EQ(in.tell(), text.size());
+  }
+}
+
+TEST_F(reader_fields, read_number_takes_the_end_of_the_file_for_a_line_end) {
+  reader in(with("1,2\n3,4"));
+  std::vector<int> numbers;
+  while (!in.eof()) {
+    numbers.push_back(in.read_number<int>(','));
+    numbers.push_back(in.read_number<int>('\n'));
+  }
+  EXPECT_EQ(numbers, (std::vector<int>{1, 2, 3, 4}));
+  EXPECT_EQ(in.line_count(), 2u);
+}
+
+TEST_F(reader_fields, read_number_refuses_a_bad_field_naming_where_it_is_and_consumes_nothing) {
+  std::string text = csv(300, 123, "1.5e");
+  auto path = with(text);
+  reader in(path, {.buffer_size = 64});
+  std::optional<parse_error> error;
+  for (int i = 0; i < 300 && !error; ++i) {
+    in.read_number<std::int64_t>(',');
+    error = thrown<parse_error>([&] { in.read_number<double>(','); });
+    if (!error) in.read_number<std::int32_t>('\n');
+  }
+  ASSERT_TRUE(error);
+  std::uint64_t offset = text.find("1.5e");
+  EXPECT_EQ(std::string(error->what()), "sluice: parse double \"1.5e\" in " + quoted(path) +
+                                            " at line 124, offset " + std::to_string(offset) +
+                                            ": expected a decimal number, inf or nan");
+  EXPECT_EQ(in.tell(), offset) << "nothing consumed";
+  EXPECT_EQ(in.skip_line(), 4u + 1 + 4 + 1);
+  EXPECT_EQ(in.read_number<int>(','), 124) << "the next line reads on";
+}
+
+TEST_F(reader_fields, read_number_refuses_a_field_out_of_range_or_empty) {
+  std::string text = "300,\n,7\n";
+  auto path = with(text);
+  reader in(path);
+  auto range = thrown<parse_error>([&] { in.read_number<std::uint8_t>(','); });
+  ASSERT_TRUE(range);
+  EXPECT_EQ(range->code(), std::error_code(ERANGE, std::generic_category()));
+  EXPECT_EQ(range->offset(), 0u);
+  EXPECT_EQ(range->line(), 1u);
+  EXPECT_EQ(in.read_number<int>(','), 300);
+  auto empty = thrown<parse_error>([&] { in.read_number<int>('\n'); });
+  ASSERT_TRUE(empty);
+  EXPECT_EQ(std::string(empty->what()), "sluice: parse int32 \"\" in " + quoted(path) +
+                                            " at line 1, offset 4: expected a decimal integer");
+  in.skip_line();
+  auto leading = thrown<parse_error>([&] { in.read_number<int>(','); });
+  ASSERT_TRUE(leading);
+  EXPECT_EQ(leading->line(), 2u);
+  EXPECT_EQ(leading->offset(), 5u);
+}
+
+TEST_F(reader_fields, read_number_refuses_a_line_that_ends_before_the_terminator) {
+  std::string text = "1,2\n3,4,5\n";
+  auto path = with(text);
+  reader in(path);
+  EXPECT_EQ(in.read_number<int>(','), 1);
+  auto early = thrown<parse_error>([&] { in.read_number<int>(','); });
+  ASSERT_TRUE(early);
+  EXPECT_EQ(early->code(), std::error_code(EINVAL, std::generic_category()));
+  EXPECT_EQ(std::string(early->what()), "sluice: parse int32 \"2\" in " + quoted(path) +
+                                            " at line 1, offset 2: the line ends before \",\"");
+  EXPECT_EQ(in.read_number<int>('\n'), 2) << "read with the right terminator, it is fine";
+  EXPECT_EQ(in.read_number<int>(','), 3);
+  EXPECT_EQ(in.read_number<int>(','), 4);
+  EXPECT_EQ(in.read_number<int>('\n'), 5);
+  auto at_end = thrown<parse_error>([&] { in.read_number<int>('\n'); });
+  ASSERT_TRUE(at_end) << "nothing left: an empty field";
+  EXPECT_EQ(at_end->offset(), text.size());
+}
+
+TEST_F(reader_fields, read_number_with_crlf_lines) {
+  std::string text = "1,2\r\n3,4\r\n";
+  reader crlf(with(text), {.buffer_size = 3, .line_ending = sluice::line_end::crlf});
+  std::vector<int> numbers;
+  while (!crlf.eof()) {
+    numbers.push_back(crlf.read_number<int>(','));
+    numbers.push_back(crlf.read_number<int>('\n'));
+  }
+  EXPECT_EQ(numbers, (std::vector<int>{1, 2, 3, 4}));
+  EXPECT_EQ(crlf.line_count(), 2u);
+  reader lf(dir / "in.csv");
+  lf.read_number<int>(',');
+  auto error = thrown<parse_error>([&] { lf.read_number<int>('\n'); });
+  ASSERT_TRUE(error) << "without line_end::crlf the '\\r' is in the field";
+  EXPECT_EQ(error->quoted_text(), "\"2\\x0d\"");
+  EXPECT_EQ(error->offset(), 2u);
+}
+
+// A terminator that can be part of a number ends the field where it first
+// appears, as fields splits: "1.5.25" at '.' is 1, 5 and 25.
+TEST_F(reader_fields, read_number_with_a_terminator_that_can_be_in_a_number) {
+  reader in(with("1.5.25\n7e3e4\n"), {.buffer_size = 2});
+  EXPECT_EQ(in.read_number<double>('.'), 1.0);
+  EXPECT_EQ(in.read_number<int>('.'), 5);
+  EXPECT_EQ(in.read_number<int>('\n'), 25);
+  EXPECT_EQ(in.read_number<double>('e'), 7.0);
+  EXPECT_EQ(in.read_number<unsigned>('e', 16), 3u);
+  EXPECT_EQ(in.read_number<int>('\n'), 4);
+}
+
+TEST_F(reader_fields, read_number_refuses_a_field_longer_than_max_line) {
+  std::string zeros(40, '0');
+  std::string text = zeros + "1," + "7\n";
+  for (std::size_t buffer : {std::size_t{8}, std::size_t{4096}}) {
+    reader in(with(text), {.buffer_size = buffer, .max_line = 32});
+    auto error = thrown<sluice::line_too_long>([&] { in.read_number<int>(','); });
+    ASSERT_TRUE(error) << "buffer " << buffer << ": 41 bytes are longer than max_line 32";
+    EXPECT_EQ(error->line(), 1u);
+    EXPECT_EQ(error->offset(), 0u);
+  }
+  reader fits(dir / "in.csv", {.max_line = 41});
+  EXPECT_EQ(fits.read_number<int>(','), 1);
+}
+
+TEST_F(reader_fields, read_number_base_outside_2_to_36_is_an_invalid_argument) {
+  reader in(with("10\n"));
+  EXPECT_THROW(in.read_number<int>('\n', 37), std::invalid_argument);
+  EXPECT_EQ(in.read_number<int>('\n', 2), 2);
 }
 
 }  // namespace
