@@ -312,13 +312,17 @@ TEST_F(reader_fields, read_number_with_crlf_lines) {
 // A terminator that can be part of a number ends the field where it first
 // appears, as fields splits: "1.5.25" at '.' is 1, 5 and 25.
 TEST_F(reader_fields, read_number_with_a_terminator_that_can_be_in_a_number) {
-  reader in(with("1.5.25\n7e3e4\n"), {.buffer_size = 2});
-  EXPECT_EQ(in.read_number<double>('.'), 1.0);
-  EXPECT_EQ(in.read_number<int>('.'), 5);
-  EXPECT_EQ(in.read_number<int>('\n'), 25);
-  EXPECT_EQ(in.read_number<double>('e'), 7.0);
-  EXPECT_EQ(in.read_number<unsigned>('e', 16), 3u);
-  EXPECT_EQ(in.read_number<int>('\n'), 4);
+  auto path = with("1.5.25\n7e3e4\n");
+  for (std::size_t buffer : {std::size_t{2}, std::size_t{0}}) {
+    SCOPED_TRACE(buffer);
+    reader in(path, {.buffer_size = buffer});
+    EXPECT_EQ(in.read_number<double>('.'), 1.0);
+    EXPECT_EQ(in.read_number<int>('.'), 5);
+    EXPECT_EQ(in.read_number<int>('\n'), 25);
+    EXPECT_EQ(in.read_number<double>('e'), 7.0);
+    EXPECT_EQ(in.read_number<unsigned>('e', 16), 3u);
+    EXPECT_EQ(in.read_number<int>('\n'), 4);
+  }
 }
 
 TEST_F(reader_fields, read_number_refuses_a_field_longer_than_max_line) {

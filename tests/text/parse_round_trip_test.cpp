@@ -3,8 +3,9 @@
 // edge values, printed through a writer into a file in each form (shortest,
 // full precision in scientific and general, fixed exact and fixed short,
 // integers in every base), four to a line between commas, read back by
-// reader::read_fields with fields::next<T> (odd lines) and reader::parse<T>
-// (even lines), and each field's text by parse<T>. Shortest, full precision
+// reader::read_fields with fields::next<T>, by reader::parse<T> and by
+// reader::read_number<T> (a line each in turn), and each field's text by
+// parse<T>. Shortest, full precision
 // and exact fixed give back the same bits (NaNs: a NaN of the same sign); a
 // fixed text too short to be exact gives the value nearest it, which
 // strtod/strtof (correctly rounded in glibc, C locale) say too.
@@ -16,6 +17,7 @@
 #include <cstdlib>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <random>
 #include <sluice/sluice.hpp>
 #include <string>
@@ -77,25 +79,57 @@ struct read_back {
 // The base value i is printed in: 10, or what `base_of` says.
 using base_for = std::function<int(std::size_t)>;
 
-// The fields of the file at `path` read back through a reader with a small
-// buffer (lines straddle its refills): odd lines by fields::next<T>, even
-// ones by reader::parse<T> of each field.
+// Each field's text in `all`: lines split at '\n', fields at ','.
+std::vector<std::string> field_texts(const std::string& all) {
+  std::vector<std::string> texts;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= all.size(); ++i) {
+    if (i == all.size() || all[i] == ',' || all[i] == '\n') {
+      texts.push_back(all.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  return texts;
+}
+
+// The value of field i (base_of(i) for an integer) by fields::next<T>,
+// reader::parse<T> of the field next() gives, or reader::read_number<T>
+// up to `terminator`.
+enum class way { next, parse, read_number };
+
+template <class T>
+T read_one(sluice::reader& in, sluice::fields* row, way how, char terminator, int base) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (how == way::next) return row->next<T>();
+    if (how == way::parse) return in.parse<T>(*row->next());
+    return in.read_number<T>(terminator);
+  } else {
+    if (how == way::next) return row->next<T>(base);
+    if (how == way::parse) return in.parse<T>(*row->next(), base);
+    return in.read_number<T>(terminator, base);
+  }
+}
+
+// The file at `path` read back through a reader with a small buffer (lines
+// straddle its refills), its lines in turn by fields::next<T>,
+// reader::parse<T> and reader::read_number<T>, and each field's text.
 template <class T>
 read_back<T> read_fields(const std::filesystem::path& path, const base_for& base_of) {
   read_back<T> back;
+  back.texts = field_texts(read_all(path));
   sluice::reader in(path, {.buffer_size = 4096});
-  while (auto row = in.read_fields(',')) {
-    bool by_cursor = in.line_count() % 2 == 1;
-    while (!row->done()) {
+  while (!in.eof()) {
+    auto how = static_cast<way>(in.line_count() % 3);
+    std::optional<sluice::fields> row;
+    if (how != way::read_number) row = in.read_fields(',');
+    for (std::size_t k = 0; k < per_line && back.values.size() < back.texts.size(); ++k) {
       std::size_t i = back.values.size();
-      std::string_view rest = row->rest();
-      back.texts.emplace_back(rest.substr(0, rest.find(',')));
-      int base = base_of ? base_of(i) : 10;
-      if constexpr (std::is_floating_point_v<T>)
-        back.values.push_back(by_cursor ? row->next<T>() : in.parse<T>(*row->next()));
-      else
-        back.values.push_back(by_cursor ? row->next<T>(base)
-                                        : in.parse<T>(*row->next(), base));
+      bool last = k + 1 == per_line || i + 1 == back.texts.size();
+      back.values.push_back(read_one<T>(in, row ? &*row : nullptr, how, last ? '\n' : ',',
+                                        base_of ? base_of(i) : 10));
+    }
+    if (row) {
+      EXPECT_TRUE(row->done());
     }
   }
   return back;
