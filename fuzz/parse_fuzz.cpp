@@ -21,14 +21,17 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
-#include <cstring>
 #include <limits>
 #include <sluice/sluice.hpp>
 #include <string>
 #include <string_view>
 #include <type_traits>
 
+#include "same_bits.hpp"
+
 namespace {
+
+using sluice_fuzz::same_bits;
 
 void check(bool promise) {
   if (!promise) __builtin_trap();
@@ -49,16 +52,6 @@ T parse_in(std::string_view text, int base) {
     return sluice::parse<T>(text);
   else
     return base == 10 ? sluice::parse<T>(text) : sluice::parse<T>(text, base);
-}
-
-template <class T>
-bool same_bits(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) {
-    if (std::isnan(a)) return std::isnan(b) && std::signbit(a) == std::signbit(b);
-    return std::memcmp(&a, &b, sizeof a) == 0;
-  } else {
-    return a == b;
-  }
 }
 
 // `value` printed by `format` (print's own code) parses back to itself.
@@ -131,7 +124,8 @@ void fuzz_fields(std::string_view text, int base, char delimiter) {
     check(by_number.rest() == by_view.rest() && by_number.done() == by_view.done());
   }
   auto missing = outcome_of<T>([&] { return next_in<T>(by_number, base); });
-  check(missing.code == EINVAL && missing.message.find("missing: the line has") != std::string::npos);
+  check(missing.code == EINVAL &&
+        missing.message.find("missing: the line has") != std::string::npos);
 }
 
 // The text as a T; `base` 2..36 picks parse<T>(text, base) for an integer,

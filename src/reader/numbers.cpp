@@ -45,7 +45,8 @@ void reader::read_number_slow(T& value, char terminator, int base) {
                       "the line ends before " + detail::quote({&terminator, 1}));
     throw early.located(path(), lines_ + 1, tell());
   }
-  pos_ = end != nullptr ? const_cast<std::byte*>(reinterpret_cast<const std::byte*>(end)) + 1 : end_;
+  pos_ =
+      end != nullptr ? const_cast<std::byte*>(reinterpret_cast<const std::byte*>(end)) + 1 : end_;
   if (ends_line) ++lines_;
 }
 

@@ -31,13 +31,13 @@ void parse_field(std::string_view field, T& value, int base, const text_origin& 
 
 template <text_number T>
 void refuse_missing(std::size_t count, const text_origin& origin, const char* line_end) {
-  std::string reason = "missing: the line has " + std::to_string(count) +
-                       (count == 1 ? " field" : " fields");
+  std::string reason =
+      "missing: the line has " + std::to_string(count) + (count == 1 ? " field" : " fields");
   throw located(parse_error(EINVAL, type_name<T>(), {}, reason), origin, line_end);
 }
 
-#define SLUICE_FIELD_TYPE(T)                                                        \
-  template void parse_field(std::string_view, T&, int, const text_origin&);         \
+#define SLUICE_FIELD_TYPE(T)                                                \
+  template void parse_field(std::string_view, T&, int, const text_origin&); \
   template void refuse_missing<T>(std::size_t, const text_origin&, const char*);
 SLUICE_FIELD_TYPE(signed char)
 SLUICE_FIELD_TYPE(unsigned char)

@@ -71,8 +71,9 @@ void parse_number(std::string_view text, T& value, int base) {
 
 parse_error::parse_error(int errno_value, std::string_view type, std::string_view text,
                          std::string_view reason)
-    : parse_error(errno_value,
-                  parts{std::string(type), detail::quote(text), std::string(reason), {}, 0, 0, {}}) {}
+    : parse_error(
+          errno_value,
+          parts{std::string(type), detail::quote(text), std::string(reason), {}, 0, 0, {}}) {}
 
 parse_error::parse_error(int errno_value, parts what)
     : std::system_error(errno_value, std::generic_category()) {

@@ -103,9 +103,8 @@ TEST_F(reader_fields, an_out_of_range_field_names_where_it_is) {
   auto error = thrown<parse_error>([&] { row->next<std::int32_t>(); });
   ASSERT_TRUE(error);
   EXPECT_EQ(error->code(), std::error_code(ERANGE, std::generic_category()));
-  EXPECT_EQ(std::string(error->what()),
-            "sluice: parse int32 \"99999999999\" in " + quoted(path) + " at line 2, offset 10: " +
-                "out of range");
+  EXPECT_EQ(std::string(error->what()), "sluice: parse int32 \"99999999999\" in " + quoted(path) +
+                                            " at line 2, offset 10: " + "out of range");
   EXPECT_EQ(text.find("99999999999"), 10u);
 }
 

@@ -85,8 +85,9 @@ TEST(fields_split, done_rest_and_count_follow_the_cursor) {
 }
 
 TEST(fields_numbers, each_type_reads_its_field_and_stops_at_the_delimiter) {
-  fields row("-128,255,-32768,65535,-2147483648,4294967295,-9223372036854775808,"
-             "18446744073709551615,0.1,-1e-310,inf,-nan");
+  fields row(
+      "-128,255,-32768,65535,-2147483648,4294967295,-9223372036854775808,"
+      "18446744073709551615,0.1,-1e-310,inf,-nan");
   EXPECT_EQ(row.next<std::int8_t>(), -128);
   EXPECT_EQ(row.next<std::uint8_t>(), 255);
   EXPECT_EQ(row.next<std::int16_t>(), -32768);

@@ -197,9 +197,9 @@ void expect_nearest(const read_back<T>& back) {
       reference = std::strtof(text.c_str(), nullptr);
     else
       reference = std::strtod(text.c_str(), nullptr);
-    bool same = std::isnan(reference) ? std::isnan(parsed) && std::isnan(back.values[i])
-                                      : bits(parsed) == bits(reference) &&
-                                            bits(back.values[i]) == bits(reference);
+    bool same = std::isnan(reference)
+                    ? std::isnan(parsed) && std::isnan(back.values[i])
+                    : bits(parsed) == bits(reference) && bits(back.values[i]) == bits(reference);
     if (!same) ++failures;
     EXPECT_TRUE(same) << '"' << text << "\": " << parsed << " by parse<T>, " << back.values[i]
                       << " by the reader, instead of " << reference;
@@ -327,15 +327,16 @@ void check_integers(const std::filesystem::path& dir) {
   auto values = random_values<T>(random_count, 2);
   using limits = std::numeric_limits<T>;
   values.insert(values.end(), {limits::min(), limits::max(), T(0), T(1), T(limits::max() / 10)});
-  expect_same_bits(values, printed<T>(dir / "dec", values,
-                                      [](writer& out, T x, std::size_t) { out.print(x); }));
+  expect_same_bits(
+      values, printed<T>(dir / "dec", values, [](writer& out, T x, std::size_t) { out.print(x); }));
   base_for base_of = [](std::size_t i) { return static_cast<int>(i % 35 + 2); };
-  expect_same_bits(values,
-                   printed<T>(
-                       dir / "base", values,
-                       [&](writer& out, T x, std::size_t i) { out.print(x, sluice::base(base_of(i))); },
-                       base_of),
-                   base_of);
+  expect_same_bits(
+      values,
+      printed<T>(
+          dir / "base", values,
+          [&](writer& out, T x, std::size_t i) { out.print(x, sluice::base(base_of(i))); },
+          base_of),
+      base_of);
 }
 
 TEST_F(round_trip, random_integers_of_every_type_in_every_base) {
