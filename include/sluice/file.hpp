@@ -59,6 +59,9 @@
 struct iovec;
 
 namespace sluice {
+namespace detail {
+enum class extent;  // src/os/transfer.hpp
+}
 
 // What file::open does with the path (file_options::mode).
 enum class open_mode {
@@ -165,6 +168,16 @@ class file {
   // A pipe's end of file is its last writer closing it.
   std::size_t read_at(std::span<std::byte> bytes, std::uint64_t offset);
 
+  // Reads into `bytes` from `offset` what one read gives: what a pipe,
+  // socket or terminal has now (waiting only while it has nothing), up to
+  // bytes.size() of a regular file. Returns the count read, 0 only at the
+  // end of the file (a pipe's last writer closed it, or `bytes` is empty).
+  // Interrupted calls are restarted; errors and offsets as read_at().
+  // For a reader of a stream that must act on each piece as it arrives
+  // (a protocol, a line typed at a terminal) where read_at() would wait
+  // for the whole buffer.
+  std::size_t read_some_at(std::span<std::byte> bytes, std::uint64_t offset);
+
   // Reads into the buffers, in order, from `offset` as if one buffer
   // (scatter): one preadv per IOV_MAX buffers, no copy. Returns the count
   // read: every buffer's bytes unless the file ends first (a short read is
@@ -261,6 +274,7 @@ class file {
   void poison(int errno_value, const char* operation);
   void learn_sequential(bool sequential) noexcept;
   std::uint64_t write_all(iovec* iov, std::size_t count, std::uint64_t offset);
+  std::size_t read_iov(iovec* iov, std::size_t count, std::uint64_t offset, detail::extent until);
   bool no_page_cache(int errno_value) noexcept;
   void check_direct_io_possible(bool stream) const;
 

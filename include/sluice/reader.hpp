@@ -16,9 +16,9 @@
 // restarted and short reads continued, so each refill is one pread of a
 // whole buffer on a regular file (one more at the end of the file). On a
 // pipe, FIFO, socket or standard input (file::borrow(STDIN_FILENO, ...)) a
-// refill returns once the buffer is full or the writer has closed its end:
-// a reader suits streams read to their end (`prog < file`, `gen | prog`),
-// not input typed line by line.
+// refill is one read of what has arrived (file::read_some_at()): a line is
+// handed out as soon as its newline comes, so a reader also serves a
+// protocol or a terminal, not only a stream read to its end.
 //
 // Errors (see <sluice/error.hpp>): std::system_error whose code() is the
 // errno and whose what() names the operation, the path and the offset:

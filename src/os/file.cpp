@@ -171,18 +171,30 @@ void file::write_gather(std::span<const std::span<const std::byte>> buffers) {
   }
 }
 
+// Reads into the iovecs at `offset` (or sequentially) or throws; returns
+// the byte count.
+std::size_t file::read_iov(iovec* iov, std::size_t count, std::uint64_t offset,
+                           detail::extent until) {
+  check_usable("read");
+  auto result =
+      detail::transfer(fd_, detail::direction::read, iov, count, offset, sequential_, until);
+  learn_sequential(result.sequential);
+  if (result.error != 0) detail::throw_error(result.error, "read", path_, offset + result.done);
+  return result.done;
+}
+
 std::size_t file::read_at(std::span<std::byte> bytes, std::uint64_t offset) {
   return read_gather({&bytes, 1}, offset);
 }
 
+std::size_t file::read_some_at(std::span<std::byte> bytes, std::uint64_t offset) {
+  iovec one = to_iovec(bytes);
+  return read_iov(&one, 1, offset, detail::extent::first_bytes);
+}
+
 std::size_t file::read_gather(std::span<const std::span<std::byte>> buffers, std::uint64_t offset) {
-  check_usable("read");
   iovec_list iov(buffers);
-  auto result = detail::transfer(fd_, detail::direction::read, iov.data(), buffers.size(), offset,
-                                 sequential_);
-  learn_sequential(result.sequential);
-  if (result.error != 0) detail::throw_error(result.error, "read", path_, offset + result.done);
-  return result.done;
+  return read_iov(iov.data(), buffers.size(), offset, detail::extent::all);
 }
 
 std::uint64_t file::size() const {

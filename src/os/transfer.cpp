@@ -41,7 +41,7 @@ bool wait_ready(int fd, direction dir) noexcept {
 }  // namespace
 
 transfer_result transfer(int fd, direction dir, iovec* iov, std::size_t count, std::uint64_t offset,
-                         bool sequential) noexcept {
+                         bool sequential, extent until) noexcept {
   std::uint64_t done = 0;
   bool stalled = false;    // the last write transferred nothing
   consume(iov, count, 0);  // skip leading empty buffers
@@ -67,6 +67,7 @@ transfer_result transfer(int fd, direction dir, iovec* iov, std::size_t count, s
     }
     stalled = false;
     done += static_cast<std::uint64_t>(n);
+    if (until == extent::first_bytes) break;
     consume(iov, count, static_cast<std::size_t>(n));
   }
   return {done, 0, sequential};

@@ -13,6 +13,11 @@ namespace sluice::detail {
 
 enum class direction { write, read };
 
+// How far a transfer goes before it returns: every byte, or the bytes of
+// the first call that moves any (a pipe's or socket's reader then gets what
+// has arrived instead of waiting for the rest).
+enum class extent { all, first_bytes };
+
 struct transfer_result {
   std::uint64_t done;  // bytes transferred
   int error;           // errno of the failure, 0 if complete (or end of file when reading)
@@ -24,7 +29,8 @@ struct transfer_result {
 
 // Transfers every byte that iov[0, count) describes, starting at `offset`:
 // restarts after EINTR, continues after a partial transfer, issues at most
-// IOV_MAX buffers per call. A read stops early only at end of file; a write
+// IOV_MAX buffers per call. A read stops early only at end of file, or,
+// with extent::first_bytes, after the first call that read something; a write
 // that transfers nothing is continued once, and reported as EIO if the next
 // call transfers nothing either. The iovecs are consumed (modified). Never
 // throws.
@@ -35,7 +41,7 @@ struct transfer_result {
 // transfer refused with EAGAIN (a non-blocking pipe that is full, or empty)
 // waits in poll until the descriptor is ready again, then continues.
 transfer_result transfer(int fd, direction dir, iovec* iov, std::size_t count, std::uint64_t offset,
-                         bool sequential = false) noexcept;
+                         bool sequential = false, extent until = extent::all) noexcept;
 
 // Calls `call` (returning -1 with errno on failure) again while it fails with
 // EINTR; returns its first other result. For open, ftruncate and fallocate,

@@ -124,15 +124,16 @@ void reader::grow(std::size_t capacity, const std::byte* keep, std::size_t kept)
   begin_ = reinterpret_cast<std::byte*>(storage_.get());
 }
 
-// Reads into `into` at `offset` through the file: all of it unless the
-// file ends first, which must not be below the size it had at open. On a
-// stream a failure sticks: the bytes the failed call took from it
-// cannot be read again.
+// Reads into `into` at `offset` through the file. A seekable file gives
+// all of it unless it ends first, which must not be below the size it had
+// at open. A stream gives what has arrived, 0 only at its end, so that a
+// line is handed out when it comes, not when the buffer is full; a failure
+// there sticks: the bytes the failed call took from it cannot be read again.
 std::size_t reader::read_file(std::span<std::byte> into, std::uint64_t offset) {
   if (failure_) std::rethrow_exception(failure_);
   std::size_t got = 0;
   try {
-    got = source_.read_at(into, offset);
+    got = seekable_ ? source_.read_at(into, offset) : source_.read_some_at(into, offset);
   } catch (...) {
     if (!seekable_) failure_ = std::current_exception();
     throw;

@@ -2,8 +2,9 @@
 // file::read_at: the next bytes at the descriptor's own offset (readv).
 // Through the fake seam: the one ESPIPE that tells an owned pipe, readv's
 // short transfers of every length, EINTR, EAGAIN on a non-blocking pipe, EIO
-// naming the offset. On real pipes and FIFOs: megabytes in odd pieces from a
-// writer thread, end of file, and a borrowed file read from its offset.
+// naming the offset; read_some_at returning after the first bytes. On real pipes and FIFOs:
+// megabytes in odd pieces from a writer thread, end of file, and a borrowed file read from its
+// offset.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -129,7 +130,61 @@ TEST(pipe_read_fake, eagain_is_reported_when_poll_fails) {
   EXPECT_EQ(e->code().value(), EAGAIN);
 }
 
+TEST(pipe_read_fake, read_some_at_returns_after_the_first_readv_that_reads_something) {
+  pipe_ends ends(O_NONBLOCK);
+  ASSERT_TRUE(write_pieces(ends.write_end(), "0123456789", 100));
+  file in = file::borrow(ends.read_end(), "pipe");
+  fake_sys fake;
+  fake.fail(call::read_stream, 1, EINTR);
+  fake.fail(call::read_stream, 2, EAGAIN);
+  fake.short_transfer(call::read_stream, 3, 4);
+  std::string buffer(10, '\0');
+  EXPECT_EQ(in.read_some_at(std::as_writable_bytes(std::span(buffer)), 0), 4u);
+  EXPECT_EQ(buffer.substr(0, 4), "0123");
+  EXPECT_EQ(fake.calls(call::read_stream), 3) << "EINTR, EAGAIN, then 4 bytes: done";
+  EXPECT_EQ(fake.calls(call::wait_ready), 1);
+  EXPECT_EQ(in.read_some_at(std::as_writable_bytes(std::span(buffer)), 4), 6u);
+  EXPECT_EQ(buffer.substr(0, 6), "456789");
+}
+
+TEST(pipe_read_fake, read_some_at_names_the_offset_of_a_failure) {
+  pipe_ends ends;
+  file in = file::borrow(ends.read_end(), "the pipe");
+  fake_sys fake;
+  fake.fail(call::read_stream, 1, EIO);
+  std::byte buffer[10];
+  auto e = thrown([&] { in.read_some_at(buffer, 100); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EIO);
+  EXPECT_NE(std::string(e->what()).find("read 'the pipe' at offset 100"), std::string::npos)
+      << e->what();
+}
+
 // --- real pipes, FIFOs and files -----------------------------------------
+
+TEST(pipe_read_real, read_some_at_returns_what_has_arrived_while_the_writer_holds_the_pipe) {
+  pipe_ends ends;
+  paced_writer writer(ends.take_write_end(), {"hello", "world!"});
+  file in = file::borrow(ends.read_end(), "pipe");
+  std::string buffer(100, '\0');
+  auto into = std::as_writable_bytes(std::span(buffer));
+  EXPECT_EQ(in.read_some_at(into, 0), 5u);
+  writer.received();
+  EXPECT_EQ(in.read_some_at(into, 5), 6u);
+  EXPECT_EQ(buffer.substr(0, 6), "world!");
+  EXPECT_EQ(in.read_some_at(into, 11), 0u) << "the writer closed: the end";
+  EXPECT_FALSE(writer.gave_up()) << "read_some_at waited for more than had arrived";
+}
+
+TEST(pipe_read_real, read_some_at_on_a_regular_file_reads_all_it_can) {
+  temp_dir dir;
+  write_all(dir / "f", pattern(1000, 3));
+  file in = file::open(dir / "f", {.mode = sluice::open_mode::read_only});
+  std::string buffer(600, '\0');
+  EXPECT_EQ(in.read_some_at(std::as_writable_bytes(std::span(buffer)), 500), 500u);
+  EXPECT_EQ(buffer.substr(0, 500), pattern(1000, 3).substr(500));
+  EXPECT_EQ(in.read_some_at(std::as_writable_bytes(std::span(buffer)), 1000), 0u);
+}
 
 TEST(pipe_read_real, megabytes_in_odd_pieces_arrive_intact_and_in_order) {
   std::string text = pattern(8 << 20, 9);

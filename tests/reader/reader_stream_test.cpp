@@ -70,6 +70,23 @@ TEST(reader_stream, a_pipe_fed_in_odd_pieces_is_read_whole) {
   }
 }
 
+// A reader on a pipe hands out each line as it arrives, as a protocol or a
+// terminal needs, not once a buffer's worth has come.
+TEST(reader_stream, a_line_is_returned_when_it_arrives_not_when_the_buffer_fills) {
+  pipe_ends ends;
+  paced_writer writer(ends.take_write_end(),
+                      {"hello\n", "a line in two ", "pieces\nand a", "n end"});
+  reader in(file::borrow(ends.read_end(), "pipe"));
+  EXPECT_EQ(in.read_line(), "hello");
+  writer.received();
+  writer.received();  // the line ends in the next message: read_line waits for it
+  EXPECT_EQ(in.read_line(), "a line in two pieces");
+  writer.received();
+  EXPECT_EQ(in.read_line(), "and an end");  // the writer closes after the last
+  EXPECT_EQ(in.read_line(), std::nullopt);
+  EXPECT_FALSE(writer.gave_up()) << "the reader waited for more than had arrived";
+}
+
 TEST(reader_stream, a_fifo_by_path_is_read_whole) {
   temp_dir dir;
   auto fifo = dir / "fifo";
@@ -135,6 +152,8 @@ TEST(reader_stream, eio_on_a_pipe_names_it_and_the_offset_and_sticks) {
   fake.short_transfer(call::read_stream, 1, 4);
   fake.fail(call::read_stream, 2, EIO);
   reader in(file::borrow(ends.read_end(), "the pipe"));
+  EXPECT_EQ(in.get(), '0');  // the 4 bytes that came: a reader hands them out
+  EXPECT_EQ(in.skip(3), 3u);
   auto e = thrown([&] { (void)in.get(); });
   ASSERT_TRUE(e);
   EXPECT_EQ(e->code().value(), EIO);

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -272,6 +273,33 @@ sender::~sender() { join(); }
 
 void sender::join() {
   if (thread_.joinable()) thread_.join();
+}
+
+paced_writer::paced_writer(int fd, std::vector<std::string> messages)
+    : thread_([this, fd, messages = std::move(messages)] {
+        for (std::size_t i = 0; i < messages.size() && !gave_up_; ++i) {
+          if (!write_pieces(fd, messages[i], messages[i].size())) break;
+          if (i + 1 == messages.size()) break;
+          std::unique_lock lock(mutex_);
+          gave_up_ = !acknowledged_.wait_for(lock, std::chrono::seconds(30),
+                                             [&] { return acknowledgements_ > i; });
+        }
+        ::close(fd);
+      }) {}
+
+paced_writer::~paced_writer() {
+  if (thread_.joinable()) thread_.join();
+}
+
+void paced_writer::received() {
+  std::lock_guard lock(mutex_);
+  ++acknowledgements_;
+  acknowledged_.notify_one();
+}
+
+bool paced_writer::gave_up() {
+  if (thread_.joinable()) thread_.join();
+  return gave_up_;
 }
 
 scoped_umask::scoped_umask(mode_t mask) : previous_(::umask(mask)) {}

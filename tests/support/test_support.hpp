@@ -6,10 +6,12 @@
 #include <gtest/gtest.h>
 #include <sys/types.h>
 
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -209,6 +211,29 @@ class sender {
   void join();
 
  private:
+  std::thread thread_;
+};
+
+// A writer that talks with its reader: sends each of `messages` to `fd`
+// (taking it) on a thread of its own, the next only after the reader says
+// with received() that the one before arrived, and closes `fd` once the
+// last is sent. A reader that waits for more than has arrived would wait for ever;
+// so after 30 s without word the writer gives up, closes `fd` (ending the
+// reader's wait) and says so in gave_up(): the test fails, it does not hang.
+class paced_writer {
+ public:
+  paced_writer(int fd, std::vector<std::string> messages);
+  paced_writer(const paced_writer&) = delete;
+  paced_writer& operator=(const paced_writer&) = delete;
+  ~paced_writer();  // joins
+  void received();  // the last message arrived: send the next
+  bool gave_up();   // joins, then: did a message go unacknowledged 30 s?
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable acknowledged_;
+  std::size_t acknowledgements_ = 0;
+  bool gave_up_ = false;
   std::thread thread_;
 };
 
