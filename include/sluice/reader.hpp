@@ -256,8 +256,8 @@ class reader {
   // Costs a refill when the buffer is empty.
   bool eof();
 
-  // Lines read_line(), skip_line(), read_fields() and read_number(.., '\n')
-  // went past. O(1).
+  // Lines read so far: by read_line(), skip_line() and read_fields(), and
+  // those whose last field read_number(..., '\n') took. O(1).
   std::uint64_t line_count() const noexcept { return lines_; }
 
   const std::string& path() const noexcept { return source_.path(); }
@@ -306,12 +306,13 @@ class reader {
   // field ended by its line's end where `terminator` was not '\n' ("the
   // line ends before ','"). After a refusal nothing is consumed: skip_line()
   // moves past the rest of the line. A field longer than max_line throws
-  // line_too_long, its offset() the field's. Cost: std::from_chars at the position,
-  // inline, stopping at the terminator (each byte read once, no search for
-  // the line's end); a refill where the field reaches the end of what is
-  // buffered; a search for the field's end before reading it where
-  // `terminator` may be part of a number (a digit, a letter, '.', '+', '-',
-  // '_', '(', ')') or ends a CRLF line.
+  // line_too_long, its offset() the field's.
+  // Cost: std::from_chars at the position, inline, stopping at the
+  // terminator (each byte read once, no search for the line's end); a
+  // refill where the field reaches the end of what is buffered; a search
+  // for the field's end before reading it where `terminator` may be part
+  // of a number (a digit, a letter, '.', '+', '-', '_', '(', ')') or ends a
+  // CRLF line.
   template <detail::text_number T>
   T read_number(char terminator) {
     return read_number_in<T>(terminator, 10);
