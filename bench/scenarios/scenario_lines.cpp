@@ -17,6 +17,7 @@
 #include "peers/stdio_input.hpp"
 #include "scenarios/line_chunks.hpp"
 #include "scenarios/scenarios.hpp"
+#include "sluice/reader.hpp"
 
 namespace sluice::bench {
 namespace {
@@ -115,6 +116,14 @@ std::string read_mmap_memchr(const target& t) {
   return count.text();
 }
 
+std::string read_sluice(const target& t) {
+  sluice::reader in(t.input);
+  line_count count;
+  for (std::string_view line : in.lines()) count.add(line.size());
+  in.close();
+  return count.text();
+}
+
 // `size` bytes of lines, the last of what remains after the others and
 // without a newline, written 1 MiB at a time.
 input_maker text_input(std::uint64_t size) {
@@ -156,6 +165,7 @@ std::vector<bench_case> make_lines(std::uint64_t size) {
                                   read_std_getline, std::size_t{1024 * 1024}));
   c.methods.push_back(bind_reader("fgets", role::peer, read_fgets));
   c.methods.push_back(bind_reader("mmap + memchr", role::peer, read_mmap_memchr));
+  c.methods.push_back(bind_reader("sluice reader::lines()", role::sluice, read_sluice));
   return {std::move(c)};
 }
 

@@ -3,14 +3,16 @@
 // A reader fills a buffer with large reads and hands out what it holds:
 // bytes, lines and fixed-size records, most of them as views into the
 // buffer, without a copy. It is the writer's twin: not synchronized (one
-// thread at a time), move-only, and get(), tell(), peek(), consume() and
-// read_record() of what is buffered are inline (a bounds check); everything
-// else is out of line.
+// thread at a time), move-only, and get(), tell(), peek(), consume(),
+// read_record() and read_line() of what is buffered are inline (a bounds
+// check); everything else is out of line.
 //
 // Lines are found by scanning the buffer once, 64 bytes at a time with
 // vector instructions (AVX2 where the CPU has it, chosen once at run time;
-// SSE2 on every other x86-64; eight bytes at a time elsewhere), not by a
-// memchr per line.
+// SSE2 on every other x86-64; eight bytes at a time elsewhere), into an
+// index of the newlines of 8 KiB at a time: read_line() takes the next
+// entry inline, with no memchr per line and no branch that depends on the
+// line lengths.
 //
 // Reads go through sluice::file (<sluice/file.hpp>): interrupted calls are
 // restarted and short reads continued, so each refill is one pread of a
@@ -76,7 +78,7 @@ enum class line_end {
 // How a reader buffers its file and what it does with the page cache.
 struct reader_options {
   // Bytes read from the file at a time.
-  // Default: 256 KiB (measured: docs/performance.md#reader-buffer-size).
+  // Default: 1 MiB (measured: docs/performance.md#reader-buffer-size).
   // Cost: the buffer's memory, and one read per buffer. The buffer grows
   // (doubling) to hold a line up to max_line, a peek(n) or a read_record(n)
   // larger than it, and keeps that size. 0 means the default.
@@ -109,7 +111,7 @@ struct reader_options {
   // Default: caching_mode::normal. A refused hint (a pipe) is ignored.
   caching_mode caching = caching_mode::normal;
 
-  static constexpr std::size_t default_buffer_size = 256 * 1024;
+  static constexpr std::size_t default_buffer_size = 1024 * 1024;
   static constexpr std::size_t default_max_line = 1024 * 1024;
 };
 
@@ -218,8 +220,25 @@ class reader {
   // Zero-copy: a line that does not fit in what is buffered is moved to the
   // front of the buffer with the rest of the buffer refilled after it.
   // Throws line_too_long for a line longer than max_line, leaving the reader
-  // at its start.
-  std::optional<std::string_view> read_line();
+  // at its start. Inline while the next newline is among those found.
+  std::optional<std::string_view> read_line() {
+    if (next_newline_ != newlines_end_) {
+      const std::byte* newline = index_base_ + *next_newline_;
+      if (newline >= pos_) [[likely]] {
+        auto length = static_cast<std::size_t>(newline - pos_);
+        const char* text = reinterpret_cast<const char*>(pos_);
+        if (options_.line_ending == line_end::crlf && length != 0 && text[length - 1] == '\r')
+          --length;
+        if (length <= options_.max_line) [[likely]] {
+          ++next_newline_;
+          pos_ = const_cast<std::byte*>(newline) + 1;
+          ++lines_;
+          return std::string_view(text, length);
+        }
+      }
+    }
+    return read_line_slow();
+  }
 
   // Moves past the rest of the current line and its line end, however long
   // (after line_too_long, say), buffering at most a buffer of it. Returns
@@ -363,6 +382,7 @@ class reader {
   [[noreturn]] void throw_end_of_file(const char* operation, std::size_t got,
                                       std::size_t wanted) const;
   [[noreturn]] void throw_line_too_long() const;
+  std::optional<std::string_view> read_line_slow();
 
   void start(bool opened_here);
 
@@ -382,11 +402,9 @@ class reader {
   void drop_rest() noexcept;
 
   // Lines (src/reader/lines.cpp).
-  const std::byte* find_newline() noexcept;
-  // The index in masks_ of `block`, a block of the buffer.
-  std::size_t index_of(const std::byte* block) const noexcept {
-    return static_cast<std::size_t>(block - begin_) / 64;
-  }
+  const std::byte* next_newline() noexcept;
+  void index_from(const std::byte* from) noexcept;
+  void forget_newlines() noexcept;
   std::size_t line_room() const noexcept;
 
   // The buffer: [pos_, end_) is read and not consumed; begin_ holds the byte
@@ -398,14 +416,15 @@ class reader {
   std::size_t capacity_ = 0;
   std::unique_ptr<char[], detail::free_deleter> storage_;
 
-  // The line search: one bit per buffered byte, set for a newline, one word
-  // per 64-byte block of the buffer, valid for the blocks in [masked_from_,
-  // masked_to_) (empty after the buffer changed); no newline lies in
-  // [tell(), clean_to_).
-  std::unique_ptr<std::uint64_t[]> masks_;
-  const std::byte* masked_from_ = nullptr;
-  const std::byte* masked_to_ = nullptr;
-  std::uint64_t clean_to_ = 0;
+  // The line search: the offsets from index_base_ of the newlines found in
+  // [tell(), indexed_to_), those in [next_newline_, newlines_end_) not yet
+  // passed (an entry before pos_ was passed by get() or consume()). Empty
+  // once the buffer moves; then no newline lies in [tell(), indexed_to_).
+  std::unique_ptr<std::uint32_t[]> newlines_;
+  const std::uint32_t* next_newline_ = nullptr;
+  const std::uint32_t* newlines_end_ = nullptr;
+  const std::byte* index_base_ = nullptr;
+  std::uint64_t indexed_to_ = 0;
   std::uint64_t lines_ = 0;
 
   file source_;

@@ -9,25 +9,59 @@
 namespace sluice::detail {
 namespace {
 
-using scan_function = void (*)(const std::byte*, const std::byte*, std::uint64_t*) noexcept;
+using scan_function = std::size_t (*)(const std::byte*, const std::byte*, const std::byte*,
+                                      std::uint32_t*) noexcept;
 
 // Bits of the bytes of a block before `limit`.
 std::uint64_t before_limit(const std::byte* block, const std::byte* limit) noexcept {
-  if (limit <= block) return 0;
   auto left = static_cast<std::size_t>(limit - block);
   return left >= newline_block_size ? ~std::uint64_t{0} : (std::uint64_t{1} << left) - 1;
 }
 
-// The scan loop every variant shares: `mask` gives one block's newline bits.
+// Newlines a block commonly holds at most: their offsets are written
+// without a branch on the count (a branch that lines of random length make
+// unpredictable); a block with more takes one more, rarely taken, loop.
+constexpr int common_newlines = 4;
+static_assert(newline_index_capacity >= newline_stretch + 2 * common_newlines);
+
+// Appends the offsets of the set bits of `bits`, plus `base`, at index[n];
+// returns the new count. Writes common_newlines entries whatever the count.
+__attribute__((always_inline)) inline std::size_t append_offsets(std::uint64_t bits,
+                                                                 std::uint32_t base,
+                                                                 std::uint32_t* index,
+                                                                 std::size_t n) noexcept {
+  auto count = static_cast<std::size_t>(__builtin_popcountll(bits));
+  for (int k = 0; k < common_newlines; ++k) {
+    index[n + k] = base + static_cast<std::uint32_t>(__builtin_ctzll(bits | (1ULL << 63)));
+    bits &= bits - 1;
+  }
+  for (std::size_t k = common_newlines; k < count; ++k) {
+    index[n + k] = base + static_cast<std::uint32_t>(__builtin_ctzll(bits));
+    bits &= bits - 1;
+  }
+  return n + count;
+}
+
+// The loop every variant shares: `mask` gives one block's newline bits.
 // Always inlined, so that each variant's loop is compiled for its target
 // and its mask inlined into it.
 template <class Mask>
-__attribute__((always_inline)) inline void scan_with(const std::byte* block, const std::byte* limit,
-                                                     std::uint64_t* masks, Mask mask) noexcept {
+__attribute__((always_inline)) inline std::size_t index_with(const std::byte* block,
+                                                             const std::byte* from,
+                                                             const std::byte* limit,
+                                                             std::uint32_t* index,
+                                                             Mask mask) noexcept {
+  if (from >= limit) return 0;
+  const std::byte* first = block;
+  std::uint64_t skipped = ~std::uint64_t{0} << (from - block);  // bits at or after `from`
+  std::size_t n = 0;
   for (; limit - block > static_cast<std::ptrdiff_t>(newline_block_size);
-       block += newline_block_size)
-    *masks++ = mask(block);
-  if (block < limit) *masks = mask(block) & before_limit(block, limit);
+       block += newline_block_size) {
+    n = append_offsets(mask(block) & skipped, static_cast<std::uint32_t>(block - first), index, n);
+    skipped = ~std::uint64_t{0};
+  }
+  std::uint64_t last = mask(block) & skipped & before_limit(block, limit);
+  return append_offsets(last, static_cast<std::uint32_t>(block - first), index, n);
 }
 
 // Eight bytes at a time: a byte equal to '\n' becomes 0 after the xor, and
@@ -79,10 +113,10 @@ struct choice {
 choice choose() noexcept {
 #if defined(__x86_64__)
   __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx2")) return {scan_newlines_avx2, "avx2"};
-  return {scan_newlines_sse2, "sse2"};
+  if (__builtin_cpu_supports("avx2")) return {index_newlines_avx2, "avx2"};
+  return {index_newlines_sse2, "sse2"};
 #else
-  return {scan_newlines_portable, "portable"};
+  return {index_newlines_portable, "portable"};
 #endif
 }
 
@@ -93,26 +127,27 @@ const choice& chosen() noexcept {
 
 }  // namespace
 
-void scan_newlines_portable(const std::byte* block, const std::byte* limit,
-                            std::uint64_t* masks) noexcept {
-  scan_with(block, limit, masks, portable_mask);
+std::size_t index_newlines_portable(const std::byte* block, const std::byte* from,
+                                    const std::byte* limit, std::uint32_t* index) noexcept {
+  return index_with(block, from, limit, index, portable_mask);
 }
 
 #if defined(__x86_64__)
-void scan_newlines_sse2(const std::byte* block, const std::byte* limit,
-                        std::uint64_t* masks) noexcept {
-  scan_with(block, limit, masks, sse2_mask);
+std::size_t index_newlines_sse2(const std::byte* block, const std::byte* from,
+                                const std::byte* limit, std::uint32_t* index) noexcept {
+  return index_with(block, from, limit, index, sse2_mask);
 }
 
-__attribute__((target("avx2"))) void scan_newlines_avx2(const std::byte* block,
-                                                        const std::byte* limit,
-                                                        std::uint64_t* masks) noexcept {
-  scan_with(block, limit, masks, avx2_mask);
+__attribute__((target("avx2,popcnt,bmi"))) std::size_t index_newlines_avx2(
+    const std::byte* block, const std::byte* from, const std::byte* limit,
+    std::uint32_t* index) noexcept {
+  return index_with(block, from, limit, index, avx2_mask);
 }
 #endif
 
-void scan_newlines(const std::byte* block, const std::byte* limit, std::uint64_t* masks) noexcept {
-  chosen().scan(block, limit, masks);
+std::size_t index_newlines(const std::byte* block, const std::byte* from, const std::byte* limit,
+                           std::uint32_t* index) noexcept {
+  return chosen().scan(block, from, limit, index);
 }
 
 const char* newline_scan_name() noexcept { return chosen().name; }

@@ -1,6 +1,6 @@
-// sluice::reader's lines: read_line, skip_line and the newline search over
-// the buffer (line_search.hpp).
-#include <bit>
+// sluice::reader's lines: read_line's slow part, skip_line, and the index
+// of the buffer's newlines it walks (line_search.hpp).
+#include <algorithm>
 #include <string>
 
 #include "os/error_messages.hpp"
@@ -15,38 +15,44 @@ const std::byte* block_of(const std::byte* p) noexcept {
   return reinterpret_cast<const std::byte*>(address & ~(detail::newline_block_size - 1));
 }
 
-// Bits of a block's bytes at or after `p`.
-std::uint64_t from(const std::byte* block, const std::byte* p) noexcept {
-  return ~std::uint64_t{0} << (p - block);
-}
-
 }  // namespace
 
-// The next '\n' in [pos_, end_), or null. What is buffered is scanned once,
-// from the position (or where the last search stopped, clean_to_) to the
-// end, into masks_; each call then reads the words from the position on.
-// Inlined into read_line and skip_line: it runs once a line.
-__attribute__((always_inline)) inline const std::byte* reader::find_newline() noexcept {
-  const std::byte* start = pos_;
-  if (clean_to_ > tell()) start = std::min<const std::byte*>(begin_ + (clean_to_ - base_), end_);
-  if (start >= end_) return nullptr;
-  const std::byte* block = block_of(start);
-  if (block < masked_from_ || block >= masked_to_) {
-    detail::scan_newlines(block, end_, masks_.get() + index_of(block));
-    masked_from_ = block;
-    masked_to_ = block_of(end_ + (detail::newline_block_size - 1));
-  }
-  std::size_t i = index_of(block);
-  std::size_t last = index_of(masked_to_);
-  std::uint64_t word = masks_[i] & from(block, start);
-  while (word == 0) {
-    if (++i == last) {
-      clean_to_ = base_ + static_cast<std::uint64_t>(end_ - begin_);
+// The next '\n' at or after the position in what is buffered, or null;
+// the index moves past it. What is buffered is indexed a stretch at a
+// time, from where the last search stopped (indexed_to_), so each byte is
+// scanned once however the lines fall.
+const std::byte* reader::next_newline() noexcept {
+  for (;;) {
+    while (next_newline_ != newlines_end_) {
+      const std::byte* newline = index_base_ + *next_newline_++;
+      if (newline >= pos_) return newline;
+    }
+    std::uint64_t from = std::max(indexed_to_, tell());
+    const std::byte* at = begin_ + (from - base_);
+    if (at >= end_) {
+      indexed_to_ = from;
       return nullptr;
     }
-    word = masks_[i];
+    index_from(at);
   }
-  return begin_ + i * detail::newline_block_size + std::countr_zero(word);
+}
+
+// Indexes the newlines of the stretch of the buffer from `from`.
+void reader::index_from(const std::byte* from) noexcept {
+  const std::byte* block = block_of(from);
+  const std::byte* limit = std::min<const std::byte*>(end_, block + detail::newline_stretch);
+  std::size_t count = detail::index_newlines(block, from, limit, newlines_.get());
+  index_base_ = block;
+  next_newline_ = newlines_.get();
+  newlines_end_ = next_newline_ + count;
+  indexed_to_ = base_ + static_cast<std::uint64_t>(limit - begin_);
+}
+
+// Before the buffer moves: the index points into it. Newlines it held and
+// read_line has not passed are found again from the position.
+void reader::forget_newlines() noexcept {
+  if (next_newline_ != newlines_end_) indexed_to_ = tell();
+  next_newline_ = newlines_end_ = nullptr;
 }
 
 // The bytes that prove the line at the position too long when no newline
@@ -55,14 +61,20 @@ std::size_t reader::line_room() const noexcept {
   return options_.max_line + (options_.line_ending == line_end::crlf ? 2 : 1);
 }
 
-std::optional<std::string_view> reader::read_line() {
+// read_line() where its inline part did not find the line whole: the index
+// is empty (or behind the position), the line is too long, or the buffer
+// ends inside it.
+std::optional<std::string_view> reader::read_line_slow() {
   for (;;) {
-    if (const std::byte* newline = find_newline()) {
+    if (const std::byte* newline = next_newline()) {
       auto length = static_cast<std::size_t>(newline - pos_);
       const char* text = reinterpret_cast<const char*>(pos_);
       if (options_.line_ending == line_end::crlf && length != 0 && text[length - 1] == '\r')
         --length;
-      if (length > options_.max_line) throw_line_too_long();
+      if (length > options_.max_line) {
+        --next_newline_;  // skip_line() goes past it
+        throw_line_too_long();
+      }
       pos_ = const_cast<std::byte*>(newline) + 1;
       ++lines_;
       return std::string_view(text, length);
@@ -83,7 +95,7 @@ std::optional<std::string_view> reader::read_line() {
 std::uint64_t reader::skip_line() {
   std::uint64_t skipped = 0;
   for (;;) {
-    if (const std::byte* newline = find_newline()) {
+    if (const std::byte* newline = next_newline()) {
       skipped += static_cast<std::uint64_t>(newline + 1 - pos_);
       pos_ = const_cast<std::byte*>(newline) + 1;
       ++lines_;

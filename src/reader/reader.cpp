@@ -61,10 +61,11 @@ reader::reader(reader&& other) noexcept
       base_(other.base_),
       capacity_(std::exchange(other.capacity_, 0)),
       storage_(std::move(other.storage_)),
-      masks_(std::move(other.masks_)),
-      masked_from_(std::exchange(other.masked_from_, nullptr)),
-      masked_to_(std::exchange(other.masked_to_, nullptr)),
-      clean_to_(other.clean_to_),
+      newlines_(std::move(other.newlines_)),
+      next_newline_(std::exchange(other.next_newline_, nullptr)),
+      newlines_end_(std::exchange(other.newlines_end_, nullptr)),
+      index_base_(other.index_base_),
+      indexed_to_(other.indexed_to_),
       lines_(other.lines_),
       source_(std::move(other.source_)),
       options_(other.options_),
@@ -89,6 +90,7 @@ reader::~reader() {
 void reader::close() {
   if (!source_.is_open()) return;
   drop_rest();
+  forget_newlines();
   pos_ = end_ = begin_;  // nothing more to hand out
   source_.close();
 }

@@ -38,22 +38,15 @@ detail::owned_buffer allocate(std::size_t capacity, std::size_t align) {
   return buffer;
 }
 
-// One newline mask per block of a buffer of `capacity` bytes.
-std::unique_ptr<std::uint64_t[]> masks_for(std::size_t capacity) {
-  return std::unique_ptr<std::uint64_t[]>(
-      new std::uint64_t[capacity / detail::newline_block_size + 2]);
-}
-
 }  // namespace
 
 void reader::start_buffer(std::size_t capacity, std::uint64_t offset) {
   detail::owned_buffer buffer = allocate(std::max(capacity, align_), align_);
-  masks_ = masks_for(buffer.capacity);
+  newlines_.reset(new std::uint32_t[detail::newline_index_capacity]);
   storage_ = std::move(buffer.data);
   capacity_ = buffer.capacity;
   begin_ = reinterpret_cast<std::byte*>(storage_.get());
   restart_at(offset);
-  clean_to_ = offset;
   dropped_to_ = offset;
 }
 
@@ -62,7 +55,8 @@ void reader::start_buffer(std::size_t capacity, std::uint64_t offset) {
 void reader::restart_at(std::uint64_t offset) noexcept {
   base_ = align_down(offset, align_);
   pos_ = end_ = begin_ + (offset - base_);
-  masked_from_ = masked_to_ = nullptr;
+  next_newline_ = newlines_end_ = nullptr;
+  indexed_to_ = offset;
 }
 
 // Makes at least `want` bytes buffered from the position, unless the file
@@ -77,7 +71,7 @@ std::size_t reader::fill(std::size_t want) {
 // One read after what is buffered, as large as the buffer allows; false
 // if it found the end of the file.
 bool reader::read_more(std::size_t want) {
-  masked_from_ = masked_to_ = nullptr;  // the buffer moves, and its last block may gain newlines
+  forget_newlines();  // the buffer moves
   make_room(want);
   std::uint64_t end_offset = base_ + static_cast<std::uint64_t>(end_ - begin_);
   std::uint64_t from = align_down(end_offset, align_);  // direct: re-read a partial block
@@ -116,9 +110,7 @@ void reader::make_room(std::size_t want) {
 // A larger buffer holding the `kept` bytes at `keep` at its front.
 void reader::grow(std::size_t capacity, const std::byte* keep, std::size_t kept) {
   detail::owned_buffer bigger = allocate(capacity, align_);
-  auto masks = masks_for(bigger.capacity);
   std::memcpy(bigger.data.get(), keep, kept);
-  masks_ = std::move(masks);
   storage_ = std::move(bigger.data);
   capacity_ = bigger.capacity;
   begin_ = reinterpret_cast<std::byte*>(storage_.get());

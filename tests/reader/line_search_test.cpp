@@ -1,11 +1,13 @@
 // The newline scans (src/reader/line_search.hpp): every variant this CPU can
-// run writes exactly the masks a byte loop finds, and nothing past the last
-// block, over random blocks with newlines at every position and limits at
-// every byte; the one chosen is the best the CPU has.
+// run indexes exactly the newlines a byte loop finds between a start and a
+// limit at every byte, over random stretches with newlines at every
+// position, dense and sparse, and writes nothing past the index's room;
+// the one chosen is the best the CPU has.
 #include "reader/line_search.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <random>
@@ -15,38 +17,41 @@
 namespace {
 
 using sluice::detail::newline_block_size;
-using scan = void (*)(const std::byte*, const std::byte*, std::uint64_t*) noexcept;
+using sluice::detail::newline_index_capacity;
+using sluice::detail::newline_stretch;
+using scan = std::size_t (*)(const std::byte*, const std::byte*, const std::byte*,
+                             std::uint32_t*) noexcept;
 
-// What a scan must write, found a byte at a time: a word per block.
-std::vector<std::uint64_t> expected(const std::byte* block, const std::byte* limit) {
-  std::vector<std::uint64_t> masks;
-  for (; block < limit; block += newline_block_size) {
-    std::uint64_t bits = 0;
-    for (std::size_t i = 0; i < newline_block_size && block + i < limit; ++i)
-      if (block[i] == std::byte{'\n'}) bits |= std::uint64_t{1} << i;
-    masks.push_back(bits);
-  }
-  return masks;
+// What a scan must find, a byte at a time: offsets from `block`.
+std::vector<std::uint32_t> expected(const std::byte* block, const std::byte* from,
+                                    const std::byte* limit) {
+  std::vector<std::uint32_t> offsets;
+  for (const std::byte* p = from; p < limit; ++p)
+    if (*p == std::byte{'\n'}) offsets.push_back(static_cast<std::uint32_t>(p - block));
+  return offsets;
 }
 
 std::vector<std::pair<const char*, scan>> scans() {
   std::vector<std::pair<const char*, scan>> all{
-      {"portable", sluice::detail::scan_newlines_portable}};
+      {"portable", sluice::detail::index_newlines_portable}};
 #if defined(__x86_64__)
-  all.emplace_back("sse2", sluice::detail::scan_newlines_sse2);
+  all.emplace_back("sse2", sluice::detail::index_newlines_sse2);
   __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx2")) all.emplace_back("avx2", sluice::detail::scan_newlines_avx2);
+  if (__builtin_cpu_supports("avx2")) all.emplace_back("avx2", sluice::detail::index_newlines_avx2);
 #endif
-  all.emplace_back("chosen", sluice::detail::scan_newlines);
+  all.emplace_back("chosen", sluice::detail::index_newlines);
   return all;
 }
 
 TEST(line_search, every_scan_finds_what_a_byte_loop_finds) {
-  constexpr std::size_t size = 16 * newline_block_size;
+  constexpr std::size_t size = newline_stretch;
   auto* memory = static_cast<std::byte*>(std::aligned_alloc(64, size + newline_block_size));
   std::mt19937_64 random(42);
-  for (int round = 0; round < 2000; ++round) {
-    int density = 1 + static_cast<int>(random() % 300);  // one byte in `density` is a newline
+  std::vector<std::uint32_t> index(newline_index_capacity + 1);
+  for (int round = 0; round < 3000; ++round) {
+    // One byte in `density` is a newline: every byte of some stretches,
+    // none of others.
+    int density = round % 10 == 0 ? 1 : 1 + static_cast<int>(random() % 300);
     for (std::size_t i = 0; i < size + newline_block_size; ++i) {
       auto value = static_cast<unsigned char>(random());
       if (static_cast<int>(random() % density) == 0) {
@@ -56,15 +61,18 @@ TEST(line_search, every_scan_finds_what_a_byte_loop_finds) {
       }
       memory[i] = std::byte{value};
     }
-    std::size_t first_block = newline_block_size * (random() % 16);
-    std::size_t limit = first_block + 1 + random() % (size - first_block);
-    std::vector<std::uint64_t> want = expected(memory + first_block, memory + limit);
+    std::size_t block = newline_block_size * (random() % (size / newline_block_size));
+    std::size_t from = block + random() % newline_block_size;
+    std::size_t limit = std::min(size, from + random() % (size - block + 1));
+    if (round % 7 == 0) limit = size;
+    std::vector<std::uint32_t> want = expected(memory + block, memory + from, memory + limit);
     for (auto [name, run] : scans()) {
-      std::vector<std::uint64_t> got(want.size() + 1, 0x5a5a);
-      run(memory + first_block, memory + limit, got.data());
-      ASSERT_EQ(got.back(), 0x5a5au) << name << " wrote past the last block";
-      got.pop_back();
-      ASSERT_EQ(got, want) << name << " round " << round;
+      index.back() = 0x5a5a;
+      std::size_t count = run(memory + block, memory + from, memory + limit, index.data());
+      ASSERT_EQ(index.back(), 0x5a5au) << name << " wrote past the index's room";
+      std::vector<std::uint32_t> got(index.begin(), index.begin() + static_cast<long>(count));
+      ASSERT_EQ(got, want) << name << " round " << round << ": from " << from - block << ", limit "
+                           << limit - block;
     }
   }
   std::free(memory);

@@ -90,6 +90,59 @@ TEST_F(reader_test, a_line_past_max_line_names_its_number_and_offset_and_skip_li
   EXPECT_EQ(in.line_count(), 3u);
 }
 
+// read_line() walks an index of the newlines it found ahead; bytes taken
+// by the other calls must move it on too, never hand out a line twice.
+TEST_F(reader_test, lines_after_get_consume_and_read_start_where_those_stopped) {
+  reader in(with("a\nbb\ncc\ndd\nee\nff\ngg\n"));
+  EXPECT_EQ(*in.read_line(), "a");
+  EXPECT_EQ(in.get(), 'b');
+  EXPECT_EQ(*in.read_line(), "b");
+  in.peek(4);
+  in.consume(4);  // "cc\nd"
+  EXPECT_EQ(*in.read_line(), "d");
+  std::string two(2, '\0');
+  in.read(std::as_writable_bytes(std::span(two)));
+  EXPECT_EQ(two, "ee");
+  EXPECT_EQ(*in.read_line(), "");
+  EXPECT_EQ(in.skip(4), 4u);
+  EXPECT_EQ(*in.read_line(), "g");
+  EXPECT_EQ(in.read_line(), std::nullopt);
+  EXPECT_EQ(in.line_count(), 5u);
+}
+
+// More newlines than one stretch of the index holds, in a buffer that
+// moves under them.
+TEST_F(reader_test, runs_of_empty_lines_longer_than_the_index_come_one_by_one) {
+  std::string text(3 * 8192 + 7, '\n');
+  text += "end";
+  text += std::string(20000, '\n');
+  for (std::size_t buffer : {std::size_t{100}, std::size_t{10000}, std::size_t{0}}) {
+    SCOPED_TRACE("buffer " + std::to_string(buffer));
+    reader in(with(text), {.buffer_size = buffer});
+    std::size_t empty = 0;
+    std::string others;
+    while (auto line = in.read_line()) {
+      if (line->empty()) {
+        ++empty;
+      } else {
+        others += *line;
+      }
+    }
+    EXPECT_EQ(empty, 3 * 8192 + 7 + 19999);
+    EXPECT_EQ(others, "end");
+  }
+}
+
+TEST_F(reader_test, a_long_line_found_in_the_index_throws_and_skip_line_goes_past_it_once) {
+  reader in(with("short\n" + std::string(100, 'x') + "\nnext\nlast\n"), {.max_line = 10});
+  EXPECT_EQ(*in.read_line(), "short");
+  EXPECT_THROW((void)in.read_line(), sluice::line_too_long);
+  EXPECT_THROW((void)in.read_line(), sluice::line_too_long) << "still at its start";
+  EXPECT_EQ(in.skip_line(), 101u);
+  EXPECT_EQ(*in.read_line(), "next");
+  EXPECT_EQ(*in.read_line(), "last");
+}
+
 TEST_F(reader_test, max_line_counts_the_line_without_its_line_end) {
   reader lf(with("0123456789\n"), {.max_line = 10});
   EXPECT_EQ(*lf.read_line(), "0123456789");
@@ -280,6 +333,15 @@ TEST_F(reader_test, close_then_calls_are_refused) {
   in.close();
   in.close();
   EXPECT_THROW((void)in.get(), std::system_error);
+}
+
+TEST_F(reader_test, lines_found_before_close_are_not_handed_out_after_it) {
+  reader in(with("one\ntwo\nthree\n"));
+  EXPECT_EQ(*in.read_line(), "one");
+  in.close();
+  auto e = thrown([&] { (void)in.read_line(); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EBADF);
 }
 
 }  // namespace
