@@ -338,6 +338,35 @@ TEST_F(reader_fields, read_number_refuses_a_field_longer_than_max_line) {
   EXPECT_EQ(fits.read_number<int>(','), 1);
 }
 
+// read_number moves past lines whose newlines read_line may have indexed
+// already: lines, fields and numbers taken in turns stay in step.
+TEST_F(reader_fields, read_number_read_line_and_read_fields_in_turns) {
+  std::string text;
+  for (int i = 0; i < 3000; ++i) text += std::to_string(i) + ',' + std::to_string(-i) + '\n';
+  reader in(with(text), {.buffer_size = 4096});
+  for (int i = 0; i < 3000; ++i) {
+    SCOPED_TRACE(i);
+    switch (i % 3) {
+      case 0: {
+        auto line = in.read_line();
+        ASSERT_TRUE(line);
+        ASSERT_EQ(*line, std::to_string(i) + ',' + std::to_string(-i));
+        break;
+      }
+      case 1: {
+        auto row = in.read_fields(',');
+        ASSERT_TRUE(row);
+        ASSERT_EQ(row->next<int>(), i);
+        ASSERT_EQ(row->next<int>(), -i);
+        break;
+      }
+      default: ASSERT_EQ(in.read_number<int>(','), i); ASSERT_EQ(in.read_number<int>('\n'), -i);
+    }
+    ASSERT_EQ(in.line_count(), static_cast<std::uint64_t>(i + 1));
+  }
+  EXPECT_FALSE(in.read_line());
+}
+
 TEST_F(reader_fields, read_number_base_outside_2_to_36_is_an_invalid_argument) {
   reader in(with("10\n"));
   EXPECT_THROW(in.read_number<int>('\n', 37), std::invalid_argument);
