@@ -7,6 +7,12 @@
 // same sign); a float or double must also be what strtof/strtod make of the
 // same text, which they must read whole.
 //
+// The same text is then split by sluice::fields at ',' and at byte 1 as a
+// delimiter (a digit, a letter, '.', '-': one that may be part of a number
+// too): each field's next<T>() must give what parse<T> gives for the text
+// next() gives at the same place, the same bits or the same refusal, and a
+// field asked past the last one must be refused as missing.
+//
 // Input: byte 0 picks the type (of 12), byte 1 the base for an integer (2..36,
 // or the decimal parse<T>(text) for 0, 1 and 37 and up, as byte 1 % 40); the
 // rest is the text.
@@ -15,13 +21,17 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
-#include <cstring>
 #include <limits>
 #include <sluice/sluice.hpp>
 #include <string>
 #include <string_view>
+#include <type_traits>
+
+#include "same_bits.hpp"
 
 namespace {
+
+using sluice_fuzz::same_bits;
 
 void check(bool promise) {
   if (!promise) __builtin_trap();
@@ -42,16 +52,6 @@ T parse_in(std::string_view text, int base) {
     return sluice::parse<T>(text);
   else
     return base == 10 ? sluice::parse<T>(text) : sluice::parse<T>(text, base);
-}
-
-template <class T>
-bool same_bits(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) {
-    if (std::isnan(a)) return std::isnan(b) && std::signbit(a) == std::signbit(b);
-    return std::memcmp(&a, &b, sizeof a) == 0;
-  } else {
-    return a == b;
-  }
 }
 
 // `value` printed by `format` (print's own code) parses back to itself.
@@ -81,11 +81,60 @@ void check_against_strtod(T value, std::string_view text) {
   check(std::isnan(value) ? std::isnan(reference) : same_bits(value, reference));
 }
 
+// fields::next<T>(), or next<T>(base) for an integer in another base.
+template <class T>
+T next_in(sluice::fields& row, int base) {
+  if constexpr (std::is_floating_point_v<T>)
+    return row.next<T>();
+  else
+    return base == 10 ? row.next<T>() : row.next<T>(base);
+}
+
+// What parse_in or next_in made of a text: a value, or a refusal's code and message.
+template <class T>
+struct outcome {
+  T value{};
+  int code = 0;
+  std::string message;
+};
+
+template <class T, class Read>
+outcome<T> outcome_of(Read&& read) {
+  outcome<T> result;
+  try {
+    result.value = read();
+  } catch (const sluice::parse_error& e) {
+    check_refusal(e);
+    result.code = e.code().value();
+    result.message = e.what();
+  }
+  return result;
+}
+
+// Each field of `text` split at `delimiter` reads as parse<T> reads it.
+template <class T>
+void fuzz_fields(std::string_view text, int base, char delimiter) {
+  sluice::fields by_view(text, delimiter);
+  sluice::fields by_number(text, delimiter);
+  while (auto field = by_view.next()) {
+    auto expected = outcome_of<T>([&] { return parse_in<T>(*field, base); });
+    auto got = outcome_of<T>([&] { return next_in<T>(by_number, base); });
+    check(got.code == expected.code && got.message == expected.message);
+    check(got.code != 0 || same_bits(got.value, expected.value));
+    check(by_number.rest() == by_view.rest() && by_number.done() == by_view.done());
+  }
+  auto missing = outcome_of<T>([&] { return next_in<T>(by_number, base); });
+  check(missing.code == EINVAL &&
+        missing.message.find("missing: the line has") != std::string::npos);
+}
+
 // The text as a T; `base` 2..36 picks parse<T>(text, base) for an integer,
 // any other parse<T>(text).
 template <class T>
-void fuzz(std::string_view text, int base) {
+void fuzz(std::string_view text, int base, char delimiter) {
   if (base < 2 || base > 36) base = 10;
+  fuzz_fields<T>(text, base, ',');
+  fuzz_fields<T>(text, base, delimiter);
   T value;
   try {
     value = parse_in<T>(text, base);
@@ -108,19 +157,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (size < 2) return 0;
   std::string_view text(reinterpret_cast<const char*>(data + 2), size - 2);
   int base = data[1] % 40;
+  auto delimiter = static_cast<char>(data[1]);
   switch (data[0] % 12) {
-    case 0: fuzz<signed char>(text, base); break;
-    case 1: fuzz<unsigned char>(text, base); break;
-    case 2: fuzz<short>(text, base); break;
-    case 3: fuzz<unsigned short>(text, base); break;
-    case 4: fuzz<int>(text, base); break;
-    case 5: fuzz<unsigned>(text, base); break;
-    case 6: fuzz<long>(text, base); break;
-    case 7: fuzz<unsigned long>(text, base); break;
-    case 8: fuzz<long long>(text, base); break;
-    case 9: fuzz<unsigned long long>(text, base); break;
-    case 10: fuzz<float>(text, base); break;
-    default: fuzz<double>(text, base); break;
+    case 0: fuzz<signed char>(text, base, delimiter); break;
+    case 1: fuzz<unsigned char>(text, base, delimiter); break;
+    case 2: fuzz<short>(text, base, delimiter); break;
+    case 3: fuzz<unsigned short>(text, base, delimiter); break;
+    case 4: fuzz<int>(text, base, delimiter); break;
+    case 5: fuzz<unsigned>(text, base, delimiter); break;
+    case 6: fuzz<long>(text, base, delimiter); break;
+    case 7: fuzz<unsigned long>(text, base, delimiter); break;
+    case 8: fuzz<long long>(text, base, delimiter); break;
+    case 9: fuzz<unsigned long long>(text, base, delimiter); break;
+    case 10: fuzz<float>(text, base, delimiter); break;
+    default: fuzz<double>(text, base, delimiter); break;
   }
   return 0;
 }

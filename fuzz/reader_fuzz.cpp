@@ -5,11 +5,19 @@
 // number and offset, after which skip_line() must land after its newline;
 // a crash, an out-of-bounds read or any other answer traps.
 //
+// The same file is then read as fields of numbers with read_number<T>
+// (int64 or double, byte 2's second bit), each field up to the ',' or line
+// end the model finds there: each must give what parse<T> gives for the
+// field's text, the same bits or the same refusal located at the field's
+// line and offset, with nothing consumed (skip_line() then goes on); a
+// field longer than max_line must throw line_too_long.
+//
 // Input: byte 0 picks the buffer size (2^(byte0 % 20) plus a few bytes),
 // byte 1 max_line (0 to 2^(byte1 % 16)), byte 2's low bit the line end; the rest
 // is the file.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -18,8 +26,13 @@
 #include <sluice/sluice.hpp>
 #include <string>
 #include <string_view>
+#include <type_traits>
+
+#include "same_bits.hpp"
 
 namespace {
+
+using sluice_fuzz::same_bits;
 
 const std::filesystem::path& work_file() {
   static const std::filesystem::path path = [] {
@@ -67,6 +80,67 @@ void read_against_model(const std::filesystem::path& path, std::string_view cont
   check(!in.read_line() && in.eof());
 }
 
+// What read_number<T> or parse<T> made of a field: its value, or the
+// message of its refusal.
+template <class T>
+struct outcome {
+  T value{};
+  std::string refusal;
+};
+
+// Reads `content` from `path` with `options` as fields of numbers, against
+// parse<T> of each field's text.
+template <class T>
+void numbers_against_model(const std::filesystem::path& path, std::string_view content,
+                           const sluice::reader_options& options) {
+  sluice::reader in(path, options);
+  std::size_t pos = 0;
+  std::uint64_t line = 1;
+  while (pos < content.size()) {
+    std::size_t end = std::min(content.find_first_of(",\n", pos), content.size());
+    bool ends_line = end == content.size() || content[end] == '\n';
+    std::string_view field = content.substr(pos, end - pos);
+    if (end != content.size() && ends_line && options.line_ending == sluice::line_end::crlf &&
+        field.ends_with('\r'))
+      field.remove_suffix(1);
+    std::size_t line_end = std::min(content.find('\n', pos), content.size());
+    bool refused = true;
+    if (field.size() > options.max_line) {
+      try {
+        (void)in.read_number<T>(ends_line ? '\n' : ',');
+        check(false);
+      } catch (const sluice::line_too_long& e) {
+        check(e.line() == line && e.offset() == pos);
+      }
+    } else {
+      outcome<T> expected, got;
+      try {
+        expected.value = sluice::parse<T>(field);
+        refused = false;
+      } catch (const sluice::parse_error& e) {
+        expected.refusal = e.located(path.native(), line, pos).what();
+      }
+      try {
+        got.value = in.read_number<T>(ends_line ? '\n' : ',');
+      } catch (const sluice::parse_error& e) {
+        got.refusal = e.what();
+      }
+      check(got.refusal == expected.refusal);
+      check(refused || same_bits(got.value, expected.value));
+    }
+    if (refused) {
+      check(in.tell() == pos);
+      in.skip_line();
+      end = line_end;
+      ends_line = true;
+    }
+    pos = std::min(end + 1, content.size());
+    if (ends_line) ++line;
+    check(in.tell() == pos && in.line_count() == line - 1);
+  }
+  check(in.eof());
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -81,6 +155,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     out.write(content.data(), static_cast<std::streamsize>(content.size()));
   }
   read_against_model(work_file(), content, options);
+  if (data[2] & 2)
+    numbers_against_model<double>(work_file(), content, options);
+  else
+    numbers_against_model<std::int64_t>(work_file(), content, options);
   std::filesystem::remove(work_file());
   return 0;
 }

@@ -6,7 +6,10 @@
 // the double sum by its bits. strtoll/strtod, std::from_chars (the limit)
 // and fast_float are fed the same whole lines by one read(2) loop
 // (line_chunks), so that their rows differ in the parsing only; fscanf and
-// operator>> read through their own streams.
+// operator>> read through their own streams. sluice reads the rows as its
+// users would: field by field with reader::read_number<T>, each number read
+// where it lies in the reader's buffer, and line by line with
+// reader::read_fields and fields::next<T>.
 #include <cerrno>
 #include <charconv>
 #include <cinttypes>
@@ -14,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <sluice/reader.hpp>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -181,6 +185,34 @@ std::string read_fscanf(const target& t) {
   return sums.text();
 }
 
+// Field by field, each number read in place in the reader's buffer up to
+// its terminator.
+std::string read_sluice_numbers(const target& t) {
+  sluice::reader in(t.input, {.buffer_size = t.buffer_size});
+  column_sums sums;
+  while (!in.eof()) {
+    auto a = in.read_number<std::int64_t>(',');
+    auto b = in.read_number<double>(',');
+    auto c = in.read_number<std::int32_t>('\n');
+    sums.add(a, b, c);
+  }
+  return sums.text();
+}
+
+// Line by line: each line's fields, its end found first.
+std::string read_sluice_fields(const target& t) {
+  sluice::reader in(t.input, {.buffer_size = t.buffer_size});
+  column_sums sums;
+  while (auto row = in.read_fields(',')) {
+    auto a = row->next<std::int64_t>();
+    auto b = row->next<double>();
+    auto c = row->next<std::int32_t>();
+    if (!row->done()) malformed(sums.rows());
+    sums.add(a, b, c);
+  }
+  return sums.text();
+}
+
 // Row i's double: a 53-bit significand, 2^-40 to 2^41 in magnitude, either sign.
 double make_double(random_stream& numbers) {
   auto significand = static_cast<double>(numbers.next() >> 11 | std::uint64_t{1} << 52);
@@ -249,6 +281,10 @@ std::vector<bench_case> make_numbers(std::uint64_t size) {
 #else
   c.skipped.emplace_back("fast_float: skipped, not found at build time (libfast-float-dev)");
 #endif
+  c.methods.push_back(
+      bind_reader("sluice reader::read_number<T>", role::sluice, read_sluice_numbers));
+  c.methods.push_back(
+      bind_reader("sluice reader::read_fields + next<T>", role::sluice, read_sluice_fields));
   return {std::move(c)};
 }
 

@@ -62,7 +62,9 @@ constexpr std::array<scenario, 14> all = {{
      256 * mib, make_read, input_only},
     {"lines", "count lines: read(2) + memchr, getline(3), std::getline, fgets, mmap + memchr",
      32 * mib, make_lines, input_only},
-    {"numbers", "sum a CSV of int64, double, int32: >>, fscanf, strtod, from_chars, fast_float",
+    {"numbers",
+     "sum a CSV of int64, double, int32: >>, fscanf, strtod, from_chars, fast_float, sluice "
+     "read_number and read_fields",
      4 * mib, make_numbers, input_only},
     {"scatter",
      "a file into many pieces of memory: pread each, preadv, one pread + copies, sluice "

@@ -133,18 +133,30 @@ void parse_into(std::string_view text, double& value, int base);
 // Throws std::invalid_argument: `base` is not 2..36.
 [[noreturn]] void refuse_base(int base);
 
-// The common case inline: std::from_chars takes the whole text. Whatever it
-// refuses (a '+', "-0" for an unsigned type, any error) goes to parse_into.
+// std::from_chars for any text_number: `base` for an integer, the general
+// format for float and double (which have no base).
+template <text_number T>
+std::from_chars_result from_chars_of(const char* first, const char* last, T& value, int base) {
+  if constexpr (std::floating_point<T>)
+    return std::from_chars(first, last, value);
+  else
+    return std::from_chars(first, last, value, base);
+}
+
+// True, with `value` set, if std::from_chars takes the whole text: the
+// common case, inline. What it refuses (a '+', "-0" for an unsigned type,
+// any error) is left to parse_into.
+template <text_number T>
+bool from_chars_whole(std::string_view text, T& value, int base) {
+  const char* last = text.data() + text.size();
+  auto result = from_chars_of(text.data(), last, value, base);
+  return result.ec == std::errc{} && result.ptr == last;
+}
+
 template <text_number T>
 T parse_inline(std::string_view text, int base) {
   T value;
-  const char* last = text.data() + text.size();
-  std::from_chars_result result;
-  if constexpr (std::floating_point<T>)
-    result = std::from_chars(text.data(), last, value);
-  else
-    result = std::from_chars(text.data(), last, value, base);
-  if (result.ec == std::errc{} && result.ptr == last) [[likely]]
+  if (from_chars_whole(text, value, base)) [[likely]]
     return value;
   parse_into(text, value, base);
   return value;

@@ -71,6 +71,7 @@
 #include <string_view>
 #include <system_error>
 
+#include "sluice/fields.hpp"
 #include "sluice/file.hpp"
 #include "sluice/writer.hpp"  // caching_mode, detail::free_deleter
 
@@ -301,7 +302,8 @@ class reader {
   // Costs a refill when the buffer is empty.
   bool eof();
 
-  // Lines read_line() and skip_line() went past. O(1).
+  // Lines read so far: by read_line(), skip_line() and read_fields(), and
+  // those whose last field read_number(..., '\n') took. O(1).
   std::uint64_t line_count() const noexcept { return lines_; }
 
   const std::string& path() const noexcept { return source_.path(); }
@@ -310,7 +312,92 @@ class reader {
   // close() does nothing; other calls after it are refused with EBADF.
   void close();
 
+  // Fields and numbers (<sluice/fields.hpp>, <sluice/parse.hpp>).
+
+  // The next line, as read_line() returns it, split at `delimiter`: numbers
+  // read with next<T>() refuse a bad field with a parse_error that names
+  // this file's path, the line's number (line_count()) and the field's
+  // offset in the file:
+  //   sluice: parse int32 "12x" in 'data.csv' at line 7, offset 4096: expected a decimal integer
+  // Nothing at the end of the file. Valid until the next call that is not
+  // tell(). Cost: read_line()'s; throws what it throws.
+  std::optional<fields> read_fields(char delimiter = ',') {
+    auto line = read_line();
+    if (!line) return std::nullopt;
+    return fields(*line, delimiter, path(), lines_, offset_of(line->data()));
+  }
+
+  // `field` as a T, exactly as parse<T>(field) reads it (<sluice/parse.hpp>),
+  // for a field the caller split from the last line read_line() returned:
+  // its parse_error names this file's path, line_count() and the field's
+  // offset in the file. A text that is not a view into the reader's buffer
+  // is refused as parse<T> refuses it, not located. Cost: parse<T>'s.
+  template <detail::text_number T>
+  T parse(std::string_view field) const;
+  // An integer in `base` (2..36), as parse<T>(field, base) reads it.
+  template <detail::text_integer T>
+  T parse(std::string_view field, int base) const;
+
+  // The number at the position, read in place from the buffer: the field up
+  // to the next `terminator` or line end ('\n', "\r\n" with line_end::crlf,
+  // or the end of the file), read as parse<T> reads a text; the field and
+  // its terminator are consumed. A row "int64,double,int32":
+  //   while (!in.eof()) {
+  //     auto id = in.read_number<std::int64_t>(',');
+  //     auto x = in.read_number<double>(',');
+  //     auto n = in.read_number<std::int32_t>('\n');  // also the end of the file
+  //   }
+  // Throws parse_error as parse<T> does, naming this file's path, the line
+  // (line_count() + 1) and the field's offset (tell()); also EINVAL for a
+  // field ended by its line's end where `terminator` was not '\n' ("the
+  // line ends before ','"). After a refusal nothing is consumed: skip_line()
+  // moves past the rest of the line. A field longer than max_line throws
+  // line_too_long, its offset() the field's.
+  // Cost: std::from_chars at the position, inline, stopping at the
+  // terminator (each byte read once, no search for the line's end); a
+  // refill where the field reaches the end of what is buffered; a search
+  // for the field's end before reading it where `terminator` may be part
+  // of a number (a digit, a letter, '.', '+', '-', '_', '(', ')') or ends a
+  // CRLF line.
+  template <detail::text_number T>
+  T read_number(char terminator) {
+    return read_number_in<T>(terminator, 10);
+  }
+  // An integer in `base` (2..36), as parse<T>(text, base) reads it.
+  template <detail::text_integer T>
+  T read_number(char terminator, int base) {
+    if (base < 2 || base > 36) detail::refuse_base(base);
+    return read_number_in<T>(terminator, base);
+  }
+
  private:
+  template <detail::text_number T>
+  T read_number_in(char terminator, int base) {
+    T value;
+    const auto* at = reinterpret_cast<const char*>(pos_);
+    const auto* last = reinterpret_cast<const char*>(end_);
+    auto result = detail::from_chars_of(at, last, value, base);
+    if (result.ec == std::errc{} && result.ptr != last && *result.ptr == terminator &&
+        !fields::may_be_in_a_number(terminator) &&
+        static_cast<std::size_t>(result.ptr - at) <= options_.max_line) [[likely]] {
+      pos_ = reinterpret_cast<std::byte*>(const_cast<char*>(result.ptr)) + 1;
+      if (terminator == '\n') ++lines_;
+      return value;
+    }
+    read_number_slow(value, terminator, base);
+    return value;
+  }
+  // Buffers the field at the position, reads it and consumes it
+  // (src/reader/numbers.cpp).
+  template <detail::text_number T>
+  void read_number_slow(T& value, char terminator, int base);
+  // The file offset of `at`, a byte of the buffer.
+  std::uint64_t offset_of(const char* at) const noexcept {
+    return base_ + static_cast<std::uint64_t>(at - reinterpret_cast<const char*>(begin_));
+  }
+  // Where `field` was read, for its parse_error: not located outside the buffer.
+  detail::text_origin origin_of(std::string_view field) const noexcept;
+
   int get_slow();
   std::span<const std::byte> peek_slow(std::size_t n);
   std::span<const std::byte> read_record_slow(std::size_t n);
@@ -418,5 +505,24 @@ class reader::line_range {
 };
 
 inline reader::line_range reader::lines() noexcept { return line_range(this); }
+
+template <detail::text_number T>
+T reader::parse(std::string_view field) const {
+  T value;
+  if (detail::from_chars_whole(field, value, 10)) [[likely]]
+    return value;
+  detail::parse_field(field, value, 10, origin_of(field));
+  return value;
+}
+
+template <detail::text_integer T>
+T reader::parse(std::string_view field, int base) const {
+  if (base < 2 || base > 36) detail::refuse_base(base);
+  T value;
+  if (detail::from_chars_whole(field, value, base)) [[likely]]
+    return value;
+  detail::parse_field(field, value, base, origin_of(field));
+  return value;
+}
 
 }  // namespace sluice

@@ -3,6 +3,7 @@
 
 #include "sluice/error.hpp"
 #include "sluice/escape.hpp"
+#include "sluice/fields.hpp"
 #include "sluice/file.hpp"
 #include "sluice/format.hpp"
 #include "sluice/journal.hpp"

@@ -10,43 +10,10 @@
 #include <type_traits>
 #include <utility>
 
+#include "text/parse_messages.hpp"
+
 namespace sluice {
 namespace {
-
-// Texts longer than this are cut in messages, to their first cut_to bytes.
-constexpr std::size_t longest_quoted = 64;
-constexpr std::size_t cut_to = 48;
-
-// `text` between double quotes, escaped so that a message stays one line of
-// printable ASCII whatever the bytes, and cut if long.
-std::string quote(std::string_view text) {
-  static constexpr char hex_digits[] = "0123456789abcdef";
-  bool cut = text.size() > longest_quoted;
-  std::string out = "\"";
-  for (char c : cut ? text.substr(0, cut_to) : text) {
-    auto byte = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (byte < 0x20 || byte >= 0x7f) {
-      out += "\\x";
-      out += hex_digits[byte >> 4];
-      out += hex_digits[byte & 15];
-    } else {
-      out += c;
-    }
-  }
-  if (cut) return out + "...\" (" + std::to_string(text.size()) + " bytes)";
-  return out + '"';
-}
-
-// The type's name in messages: "int32", "uint8", "float", "double".
-template <class T>
-std::string type_name() {
-  if constexpr (std::is_same_v<T, float>) return "float";
-  if constexpr (std::is_same_v<T, double>) return "double";
-  return (std::is_signed_v<T> ? "int" : "uint") + std::to_string(sizeof(T) * 8);
-}
 
 template <class T>
 [[noreturn]] void refuse(std::string_view text, int errno_value, int base) {
@@ -58,15 +25,7 @@ template <class T>
       reason = base == 10 ? "expected a decimal integer"
                           : "expected an integer in base " + std::to_string(base);
   }
-  throw parse_error(errno_value, type_name<T>(), text, reason);
-}
-
-template <class T>
-std::from_chars_result from_chars(const char* first, const char* last, T& value, int base) {
-  if constexpr (std::is_floating_point_v<T>)
-    return std::from_chars(first, last, value);
-  else
-    return std::from_chars(first, last, value, base);
+  throw parse_error(errno_value, detail::type_name<T>(), text, reason);
 }
 
 // The errno for text [first, last) that is not a whole number of T: ERANGE
@@ -79,7 +38,7 @@ int failure_of(const char* first, const char* last, std::from_chars_result resul
   if (result.ptr == last && result.ec == std::errc::result_out_of_range) return ERANGE;
   if constexpr (std::is_unsigned_v<T>) {
     if (first != last && *first == '-') {
-      auto magnitude = from_chars(first + 1, last, value, base);
+      auto magnitude = detail::from_chars_of(first + 1, last, value, base);
       if (magnitude.ptr != last || first + 1 == last) return EINVAL;
       if (magnitude.ec == std::errc{} && value == 0) return 0;
       return ERANGE;
@@ -98,7 +57,7 @@ void parse_number(std::string_view text, T& value, int base) {
     if (first != last && (*first == '-' || *first == '+')) refuse<T>(text, EINVAL, base);
   }
   T parsed{};
-  auto result = from_chars(first, last, parsed, base);
+  auto result = detail::from_chars_of(first, last, parsed, base);
   if (result.ec == std::errc{} && result.ptr == last) {
     value = parsed;
     return;
@@ -112,8 +71,9 @@ void parse_number(std::string_view text, T& value, int base) {
 
 parse_error::parse_error(int errno_value, std::string_view type, std::string_view text,
                          std::string_view reason)
-    : parse_error(errno_value,
-                  parts{std::string(type), quote(text), std::string(reason), {}, 0, 0, {}}) {}
+    : parse_error(
+          errno_value,
+          parts{std::string(type), detail::quote(text), std::string(reason), {}, 0, 0, {}}) {}
 
 parse_error::parse_error(int errno_value, parts what)
     : std::system_error(errno_value, std::generic_category()) {
@@ -133,6 +93,30 @@ parse_error parse_error::located(std::string_view path, std::uint64_t line,
 }
 
 namespace detail {
+
+std::string quote(std::string_view text) {
+  // Texts longer than this are cut in messages, to their first cut_to bytes.
+  constexpr std::size_t longest_quoted = 64;
+  constexpr std::size_t cut_to = 48;
+  static constexpr char hex_digits[] = "0123456789abcdef";
+  bool cut = text.size() > longest_quoted;
+  std::string out = "\"";
+  for (char c : cut ? text.substr(0, cut_to) : text) {
+    auto byte = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (byte < 0x20 || byte >= 0x7f) {
+      out += "\\x";
+      out += hex_digits[byte >> 4];
+      out += hex_digits[byte & 15];
+    } else {
+      out += c;
+    }
+  }
+  if (cut) return out + "...\" (" + std::to_string(text.size()) + " bytes)";
+  return out + '"';
+}
 
 void refuse_base(int base) {
   throw std::invalid_argument("sluice: parse: base " + std::to_string(base) + " is not 2..36");

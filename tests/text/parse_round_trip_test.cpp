@@ -1,11 +1,14 @@
-// Every number writer::print writes parses back with sluice::parse: random
-// bit patterns of every type (seeded), and edge values, printed through a
-// writer into a file in each form (shortest, full precision in scientific
-// and general, fixed exact and fixed short, integers in every base), read
-// back line by line. Shortest, full precision and exact fixed give back the
-// same bits (NaNs: a NaN of the same sign); a fixed text too short to be
-// exact gives the value nearest it, which strtod/strtof (correctly rounded
-// in glibc, C locale) say too.
+// Every number writer::print writes parses back with sluice::parse and
+// through a sluice::reader: random bit patterns of every type (seeded), and
+// edge values, printed through a writer into a file in each form (shortest,
+// full precision in scientific and general, fixed exact and fixed short,
+// integers in every base), four to a line between commas, read back by
+// reader::read_fields with fields::next<T>, by reader::parse<T> and by
+// reader::read_number<T> (a line each in turn), and each field's text by
+// parse<T>. Shortest, full precision
+// and exact fixed give back the same bits (NaNs: a NaN of the same sign); a
+// fixed text too short to be exact gives the value nearest it, which
+// strtod/strtof (correctly rounded in glibc, C locale) say too.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -14,6 +17,7 @@
 #include <cstdlib>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <random>
 #include <sluice/sluice.hpp>
 #include <string>
@@ -61,60 +65,144 @@ std::vector<T> random_values(std::size_t count, std::uint64_t seed) {
   return values;
 }
 
-// Each value printed by `print` through a writer, one a line, and the lines
-// the file then holds.
+// Values a line in the files the tests write.
+constexpr std::size_t per_line = 4;
+
+// What a file of printed values holds, read back: each field's text, and
+// the value the reader's helpers made of it.
 template <class T>
-std::vector<std::string> printed(const std::filesystem::path& path, const std::vector<T>& values,
-                                 const std::function<void(writer&, T, std::size_t)>& print) {
+struct read_back {
+  std::vector<std::string> texts;
+  std::vector<T> values;
+};
+
+// The base value i is printed in: 10, or what `base_of` says.
+using base_for = std::function<int(std::size_t)>;
+
+// Each field's text in `all`: lines split at '\n', fields at ','.
+std::vector<std::string> field_texts(const std::string& all) {
+  std::vector<std::string> texts;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= all.size(); ++i) {
+    if (i == all.size() || all[i] == ',' || all[i] == '\n') {
+      texts.push_back(all.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  return texts;
+}
+
+// The value of field i (base_of(i) for an integer) by fields::next<T>,
+// reader::parse<T> of the field next() gives, or reader::read_number<T>
+// up to `terminator`.
+enum class way { next, parse, read_number };
+
+template <class T>
+T read_one(sluice::reader& in, sluice::fields* row, way how, char terminator, int base) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (how == way::next) return row->next<T>();
+    if (how == way::parse) return in.parse<T>(*row->next());
+    return in.read_number<T>(terminator);
+  } else {
+    if (how == way::next) return row->next<T>(base);
+    if (how == way::parse) return in.parse<T>(*row->next(), base);
+    return in.read_number<T>(terminator, base);
+  }
+}
+
+// The file at `path` read back through a reader with a small buffer (lines
+// straddle its refills), its lines in turn by fields::next<T>,
+// reader::parse<T> and reader::read_number<T>, and each field's text.
+template <class T>
+read_back<T> read_fields(const std::filesystem::path& path, const base_for& base_of) {
+  read_back<T> back;
+  back.texts = field_texts(read_all(path));
+  sluice::reader in(path, {.buffer_size = 4096});
+  while (!in.eof()) {
+    auto how = static_cast<way>(in.line_count() % 3);
+    std::optional<sluice::fields> row;
+    if (how != way::read_number) row = in.read_fields(',');
+    for (std::size_t k = 0; k < per_line && back.values.size() < back.texts.size(); ++k) {
+      std::size_t i = back.values.size();
+      bool last = k + 1 == per_line || i + 1 == back.texts.size();
+      back.values.push_back(read_one<T>(in, row ? &*row : nullptr, how, last ? '\n' : ',',
+                                        base_of ? base_of(i) : 10));
+    }
+    if (row) {
+      EXPECT_TRUE(row->done());
+    }
+  }
+  return back;
+}
+
+// Each value printed by `print` through a writer, per_line to a line
+// between commas, the last line without a newline, and the file read back.
+template <class T>
+read_back<T> printed(const std::filesystem::path& path, const std::vector<T>& values,
+                     const std::function<void(writer&, T, std::size_t)>& print,
+                     const base_for& base_of = {}) {
   {
     writer out(path);
     for (std::size_t i = 0; i < values.size(); ++i) {
       print(out, values[i], i);
-      out.put('\n');
+      if (i + 1 < values.size()) out.put((i + 1) % per_line == 0 ? '\n' : ',');
     }
     out.close();
   }
-  std::string all = read_all(path);
-  std::vector<std::string> lines;
-  for (std::size_t start = 0; start < all.size();) {
-    std::size_t end = all.find('\n', start);
-    lines.push_back(all.substr(start, end - start));
-    start = end + 1;
-  }
-  return lines;
+  return read_fields<T>(path, base_of);
 }
 
-// Each line parses back to the bits of its value (a NaN to a NaN of the
-// same sign); stops at the first few mismatches.
 template <class T>
-void expect_same_bits(const std::vector<T>& values, const std::vector<std::string>& lines) {
-  ASSERT_EQ(lines.size(), values.size());
+bool same_bits(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::isnan(a)) return std::isnan(b) && std::signbit(a) == std::signbit(b);
+    return bits(a) == bits(b);
+  } else {
+    return a == b;
+  }
+}
+
+// Each field parses back to the bits of its value (a NaN to a NaN of the
+// same sign), by parse<T> and by the reader; stops at the first few
+// mismatches.
+template <class T>
+void expect_same_bits(const std::vector<T>& values, const read_back<T>& back,
+                      const base_for& base_of = {}) {
+  ASSERT_EQ(back.texts.size(), values.size());
+  ASSERT_EQ(back.values.size(), values.size());
   int failures = 0;
   for (std::size_t i = 0; i < values.size() && failures < 5; ++i) {
-    T back = parse<T>(lines[i]);
-    bool same = std::isnan(values[i])
-                    ? std::isnan(back) && std::signbit(back) == std::signbit(values[i])
-                    : bits(back) == bits(values[i]);
+    T parsed;
+    if constexpr (std::is_floating_point_v<T>)
+      parsed = parse<T>(back.texts[i]);
+    else
+      parsed = parse<T>(back.texts[i], base_of ? base_of(i) : 10);
+    bool same = same_bits(parsed, values[i]) && same_bits(back.values[i], values[i]);
     if (!same) ++failures;
-    EXPECT_TRUE(same) << '"' << lines[i] << "\" read back as " << back;
+    EXPECT_TRUE(same) << '"' << back.texts[i] << "\" read back as " << +parsed
+                      << " by parse<T>, as " << +back.values[i] << " by the reader";
   }
 }
 
-// Each line parses to what strtod (strtof) makes of it: the value nearest
-// the text.
+// Each field parses to what strtod (strtof) makes of it, the value nearest
+// the text, by parse<T> and by the reader.
 template <class T>
-void expect_nearest(const std::vector<std::string>& lines) {
+void expect_nearest(const read_back<T>& back) {
   int failures = 0;
-  for (std::size_t i = 0; i < lines.size() && failures < 5; ++i) {
-    T back = parse<T>(lines[i]);
+  for (std::size_t i = 0; i < back.texts.size() && failures < 5; ++i) {
+    const std::string& text = back.texts[i];
+    T parsed = parse<T>(text);
     T reference;
     if constexpr (std::is_same_v<T, float>)
-      reference = std::strtof(lines[i].c_str(), nullptr);
+      reference = std::strtof(text.c_str(), nullptr);
     else
-      reference = std::strtod(lines[i].c_str(), nullptr);
-    bool same = std::isnan(reference) ? std::isnan(back) : bits(back) == bits(reference);
+      reference = std::strtod(text.c_str(), nullptr);
+    bool same = std::isnan(reference)
+                    ? std::isnan(parsed) && std::isnan(back.values[i])
+                    : bits(parsed) == bits(reference) && bits(back.values[i]) == bits(reference);
     if (!same) ++failures;
-    EXPECT_TRUE(same) << '"' << lines[i] << "\": " << back << " instead of " << reference;
+    EXPECT_TRUE(same) << '"' << text << "\": " << parsed << " by parse<T>, " << back.values[i]
+                      << " by the reader, instead of " << reference;
   }
 }
 
@@ -239,21 +327,16 @@ void check_integers(const std::filesystem::path& dir) {
   auto values = random_values<T>(random_count, 2);
   using limits = std::numeric_limits<T>;
   values.insert(values.end(), {limits::min(), limits::max(), T(0), T(1), T(limits::max() / 10)});
-  auto decimal =
-      printed<T>(dir / "dec", values, [](writer& out, T x, std::size_t) { out.print(x); });
-  auto based = printed<T>(dir / "base", values, [](writer& out, T x, std::size_t i) {
-    out.print(x, sluice::base(static_cast<int>(i % 35 + 2)));
-  });
-  ASSERT_EQ(decimal.size(), values.size());
-  ASSERT_EQ(based.size(), values.size());
-  int failures = 0;
-  for (std::size_t i = 0; i < values.size() && failures < 5; ++i) {
-    T from_decimal = parse<T>(decimal[i]);
-    T from_base = parse<T>(based[i], static_cast<int>(i % 35 + 2));
-    if (from_decimal != values[i] || from_base != values[i]) ++failures;
-    EXPECT_EQ(from_decimal, values[i]) << decimal[i];
-    EXPECT_EQ(from_base, values[i]) << based[i] << " in base " << i % 35 + 2;
-  }
+  expect_same_bits(
+      values, printed<T>(dir / "dec", values, [](writer& out, T x, std::size_t) { out.print(x); }));
+  base_for base_of = [](std::size_t i) { return static_cast<int>(i % 35 + 2); };
+  expect_same_bits(
+      values,
+      printed<T>(
+          dir / "base", values,
+          [&](writer& out, T x, std::size_t i) { out.print(x, sluice::base(base_of(i))); },
+          base_of),
+      base_of);
 }
 
 TEST_F(round_trip, random_integers_of_every_type_in_every_base) {
@@ -271,13 +354,13 @@ TEST_F(round_trip, random_integers_of_every_type_in_every_base) {
 
 TEST_F(round_trip, hex_upper_reads_back_too) {
   std::vector<std::uint64_t> values = {0, 0xdeadbeef, ~std::uint64_t{0}};
-  auto lines = printed<std::uint64_t>(
+  base_for hex = [](std::size_t) { return 16; };
+  auto back = printed<std::uint64_t>(
       dir / "hex", values,
-      [](writer& out, std::uint64_t x, std::size_t) { out.print(x, sluice::hex_upper); });
-  ASSERT_EQ(lines.size(), 3u);
-  EXPECT_EQ(lines[1], "DEADBEEF");
-  for (std::size_t i = 0; i < values.size(); ++i)
-    EXPECT_EQ(parse<std::uint64_t>(lines[i], 16), values[i]);
+      [](writer& out, std::uint64_t x, std::size_t) { out.print(x, sluice::hex_upper); }, hex);
+  ASSERT_EQ(back.texts.size(), 3u);
+  EXPECT_EQ(back.texts[1], "DEADBEEF");
+  expect_same_bits(values, back, hex);
 }
 
 }  // namespace
