@@ -299,8 +299,8 @@ class reader {
   std::uint64_t tell() const noexcept { return base_ + static_cast<std::uint64_t>(pos_ - begin_); }
 
   // True if no byte is left: nothing is buffered and a read finds the end.
-  // Costs a refill when the buffer is empty.
-  bool eof();
+  // Inline while bytes are buffered; a refill when the buffer is empty.
+  bool eof() { return pos_ == end_ && fill(1) == 0; }
 
   // Lines read so far: by read_line(), skip_line() and read_fields(), and
   // those whose last field read_number(..., '\n') took. O(1).
@@ -408,7 +408,7 @@ class reader {
   [[noreturn]] void throw_consume_past(std::size_t n) const;
   [[noreturn]] void throw_end_of_file(const char* operation, std::size_t got,
                                       std::size_t wanted) const;
-  [[noreturn]] void throw_line_too_long() const;
+  [[noreturn]] void throw_line_too_long(const char* operation = "read_line") const;
   std::optional<std::string_view> read_line_slow();
 
   // Scatter reads (src/reader/scatter.cpp).

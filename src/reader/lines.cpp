@@ -117,8 +117,8 @@ std::uint64_t reader::skip_line() {
   return skipped;
 }
 
-void reader::throw_line_too_long() const {
-  throw line_too_long(detail::describe("read_line", path(), tell()) + ": line " +
+void reader::throw_line_too_long(const char* operation) const {
+  throw line_too_long(detail::describe(operation, path(), tell()) + ": line " +
                           std::to_string(lines_ + 1) + " is longer than " +
                           std::to_string(options_.max_line) + " bytes",
                       lines_ + 1, tell());

@@ -28,7 +28,7 @@ void reader::read_number_slow(T& value, char terminator, int base) {
                     terminator);
     if (end != nullptr) break;
     auto buffered = static_cast<std::size_t>(end_ - pos_);
-    if (buffered >= line_room()) throw_line_too_long();
+    if (buffered >= line_room()) throw_line_too_long("read_number");
     if (fill(buffered + 1) == buffered) break;  // the end of the file
   }
   const auto* first = reinterpret_cast<const char*>(pos_);
@@ -37,7 +37,7 @@ void reader::read_number_slow(T& value, char terminator, int base) {
   if (end != nullptr && *end == '\n' && options_.line_ending == line_end::crlf &&
       field.ends_with('\r'))
     field.remove_suffix(1);
-  if (field.size() > options_.max_line) throw_line_too_long();
+  if (field.size() > options_.max_line) throw_line_too_long("read_number");
   detail::text_origin origin{path(), lines_ + 1, tell(), first};
   detail::parse_field(field, value, base, origin);
   if (ends_line && terminator != '\n') {
