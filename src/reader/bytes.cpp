@@ -20,7 +20,6 @@ std::span<const std::byte> reader::peek_slow(std::size_t n) {
   return {pos_, end_};
 }
 
-
 // Copies what is buffered into the front of `out`: the count.
 std::size_t reader::take_buffered(std::span<std::byte> out) noexcept {
   std::size_t n = std::min(out.size(), static_cast<std::size_t>(end_ - pos_));

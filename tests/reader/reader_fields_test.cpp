@@ -333,8 +333,7 @@ TEST_F(reader_fields, read_number_refuses_a_field_longer_than_max_line) {
     ASSERT_TRUE(error) << "buffer " << buffer << ": 41 bytes are longer than max_line 32";
     EXPECT_EQ(error->line(), 1u);
     EXPECT_EQ(error->offset(), 0u);
-    EXPECT_NE(std::string(error->what()).find("read_number '"), std::string::npos)
-        << error->what();
+    EXPECT_NE(std::string(error->what()).find("read_number '"), std::string::npos) << error->what();
   }
   reader fits(dir / "in.csv", {.max_line = 41});
   EXPECT_EQ(fits.read_number<int>(','), 1);
