@@ -7,9 +7,9 @@
 
 #include <cstddef>
 #include <string_view>
-#include <vector>
 
 #include "core/io.hpp"
+#include "core/page_buffer.hpp"
 
 namespace sluice::bench {
 
@@ -25,7 +25,7 @@ class line_chunks {
 
  private:
   raw_input in_;
-  std::vector<char> buffer_;
+  page_buffer buffer_;
   std::size_t start_ = 0;   // where the incomplete line begins
   std::size_t filled_ = 0;  // bytes in the buffer
   char under_nul_ = 0;      // the byte the '\0' after the last run covers

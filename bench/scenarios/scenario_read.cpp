@@ -13,6 +13,7 @@
 
 #include "core/content.hpp"
 #include "core/io.hpp"
+#include "core/page_buffer.hpp"
 #include "core/units.hpp"
 #include "peers/ifstream.hpp"
 #include "peers/mapped_input.hpp"
@@ -27,7 +28,7 @@ constexpr std::size_t chunk_size = 1024 * 1024;
 
 std::string read_read(const target& t) {
   raw_input in(t.input);
-  std::vector<char> chunk(chunk_size);
+  page_buffer chunk(chunk_size);
   word_digest digest;
   while (std::size_t n = in.read_some(chunk.data(), chunk.size())) digest.add(chunk.data(), n);
   return digest.text();
@@ -35,7 +36,7 @@ std::string read_read(const target& t) {
 
 std::string read_fread(const target& t) {
   stdio_input in(t.input);
-  std::vector<char> chunk(chunk_size);
+  page_buffer chunk(chunk_size);
   word_digest digest;
   while (std::size_t n = std::fread(chunk.data(), 1, chunk.size(), in.get()))
     digest.add(chunk.data(), n);
@@ -46,7 +47,7 @@ std::string read_fread(const target& t) {
 std::string read_ifstream(const target& t) {
   input_ifstream file(t.input, 0);
   std::ifstream& in = file.get();
-  std::vector<char> chunk(chunk_size);
+  page_buffer chunk(chunk_size);
   word_digest digest;
   while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0)
     digest.add(chunk.data(), static_cast<std::size_t>(in.gcount()));
@@ -75,9 +76,10 @@ std::string read_sluice_peek(const target& t) {
 
 std::string read_sluice_read_some(const target& t) {
   sluice::reader in(t.input, {.buffer_size = t.buffer_size});
-  std::vector<char> chunk(chunk_size);
+  page_buffer chunk(chunk_size);
   word_digest digest;
-  while (std::size_t n = in.read_some(std::as_writable_bytes(std::span(chunk))))
+  while (std::size_t n =
+             in.read_some(std::as_writable_bytes(std::span(chunk.data(), chunk.size()))))
     digest.add(chunk.data(), n);
   return digest.text();
 }

@@ -21,6 +21,7 @@
 
 #include "core/content.hpp"
 #include "core/io.hpp"
+#include "core/page_buffer.hpp"
 #include "core/units.hpp"
 #include "scenarios/scenarios.hpp"
 #include "scenarios/word_digest.hpp"
@@ -57,7 +58,7 @@ class destination {
  public:
   destination(pieces set, bool staged)
       : set_(std::move(set)),
-        bytes_(set_->round_bytes(), '\0'),
+        bytes_(set_->round_bytes()),
         staging_(staged ? set_->round_bytes() : 0) {
     for (std::size_t i = 0; i < set_->count; ++i) {
       iov_.push_back({piece(i), set_->piece_size});
@@ -68,7 +69,7 @@ class destination {
   char* piece(std::size_t i) { return bytes_.data() + set_->slots[i] * set_->piece_size; }
   const std::vector<iovec>& iov() const { return iov_; }
   const std::vector<std::span<std::byte>>& spans() const { return spans_; }
-  std::vector<char>& staging() { return staging_; }
+  page_buffer& staging() { return staging_; }
 
   // Calls read_round(in, offset) for each round, mixing in its pieces'
   // first 8 bytes after it (in the pieces' order, so that a piece read into
@@ -92,8 +93,8 @@ class destination {
 
  private:
   pieces set_;
-  std::string bytes_;
-  std::vector<char> staging_;
+  page_buffer bytes_;
+  page_buffer staging_;
   std::vector<iovec> iov_;
   std::vector<std::span<std::byte>> spans_;
 };
@@ -118,7 +119,7 @@ std::string read_preadv(const target& t, const buffers& to) {
 // The limit: the round's bytes in one pread, then each piece copied out.
 std::string read_and_copy(const target& t, const buffers& to) {
   const piece_set& set = to->set();
-  std::vector<char>& staging = to->staging();
+  page_buffer& staging = to->staging();
   raw_input input(t.input);
   return to->read_rounds(input, [&](raw_input& in, std::uint64_t offset) {
     in.read_exactly_at(staging.data(), staging.size(), offset);

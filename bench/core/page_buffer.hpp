@@ -1,0 +1,35 @@
+// sluice-bench: the memory the reading methods read into. The kernel's copy
+// out of the page cache runs at a speed that depends on where in a page the
+// destination starts (on the VM the figures in docs/performance.md came
+// from, 16 bytes in: half the speed of a page's start), so every method's
+// buffer starts on a page, and no figure depends on where malloc happened
+// to put it.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <sluice/writer.hpp>  // detail::free_deleter
+
+namespace sluice::bench {
+
+class page_buffer {
+ public:
+  // `size` zeroed bytes (their pages faulted in now, not in a timed read).
+  // Throws std::bad_alloc.
+  explicit page_buffer(std::size_t size);
+
+  char* data() noexcept { return bytes_.get(); }
+  const char* data() const noexcept { return bytes_.get(); }
+  std::size_t size() const noexcept { return size_; }
+  char& operator[](std::size_t i) noexcept { return bytes_[i]; }
+
+  // Grows or shrinks it, keeping the bytes both sizes hold and zeroing
+  // the new ones. Throws std::bad_alloc.
+  void resize(std::size_t size);
+
+ private:
+  std::unique_ptr<char[], sluice::detail::free_deleter> bytes_;
+  std::size_t size_ = 0;
+};
+
+}  // namespace sluice::bench
