@@ -412,6 +412,7 @@ class reader {
   std::optional<std::string_view> read_line_slow();
 
   // Scatter reads (src/reader/scatter.cpp).
+  std::size_t copy_buffered(std::span<const std::span<std::byte>> pieces) noexcept;
   std::size_t copy_into(std::span<std::byte> out);
   std::size_t straight_run(std::span<const std::span<std::byte>> pieces,
                            std::size_t filled) const noexcept;
@@ -425,6 +426,7 @@ class reader {
   bool read_more(std::size_t want);
   void make_room(std::size_t want);
   void grow(std::size_t capacity, const std::byte* keep, std::size_t kept);
+  void adopt(std::unique_ptr<char[], detail::free_deleter> memory, std::size_t capacity) noexcept;
   std::size_t read_file(std::span<std::byte> into, std::uint64_t offset);
   void restart_at(std::uint64_t offset) noexcept;
   [[noreturn]] void throw_shrank(std::uint64_t offset) const;

@@ -2,6 +2,7 @@
 // memory, small pieces copied out of the buffer, runs of large ones read
 // straight into them with one preadv.
 #include <algorithm>
+#include <cstring>
 #include <numeric>
 #include <vector>
 
@@ -27,24 +28,39 @@ std::uint64_t bytes_of(std::span<const std::span<std::byte>> pieces) noexcept {
 
 void reader::read_into(std::span<const std::span<std::byte>> pieces) {
   const std::span<const std::span<std::byte>> all = pieces;
-  std::uint64_t done = 0;
+  const std::uint64_t start = tell();
   while (!pieces.empty()) {
+    pieces = pieces.subspan(copy_buffered(pieces));
+    if (pieces.empty()) break;
     std::span<std::byte> first = pieces.front();
-    std::size_t filled = take_buffered(first);  // the buffer is empty unless it filled `first`
-    done += filled;
-    std::size_t run = filled == first.size() ? 0 : straight_run(pieces, filled);
+    std::size_t filled = take_buffered(first);  // what is buffered, less than `first`
+    std::size_t run = straight_run(pieces, filled);
     std::uint64_t wanted = first.size() - filled;
-    std::uint64_t got = wanted;
+    std::uint64_t got = 0;
     if (run != 0) {
       wanted = bytes_of(pieces.first(run)) - filled;
       got = read_straight(pieces.first(run), filled);
-    } else if (wanted != 0) {
+    } else {
       got = copy_into(first.subspan(filled));
     }
-    done += got;
-    if (got < wanted) throw_end_of_file("read_into", done, bytes_of(all));
+    if (got < wanted) throw_end_of_file("read_into", tell() - start, bytes_of(all));
     pieces = pieces.subspan(std::max<std::size_t>(run, 1));
   }
+}
+
+// Copies the front pieces that are whole in the buffer out of it, in a
+// loop with the position in a register: the count of them. Most pieces
+// under the threshold go this way, one memcpy each.
+std::size_t reader::copy_buffered(std::span<const std::span<std::byte>> pieces) noexcept {
+  std::byte* pos = pos_;
+  const std::byte* end = end_;
+  std::size_t n = 0;
+  for (; n < pieces.size() && pieces[n].size() <= static_cast<std::size_t>(end - pos); ++n) {
+    if (!pieces[n].empty()) std::memcpy(pieces[n].data(), pos, pieces[n].size());
+    pos += pieces[n].size();
+  }
+  pos_ = pos;
+  return n;
 }
 
 // Copies `out` out of the buffer, refilling it (empty) as needed: the count,
