@@ -1,15 +1,12 @@
 // sluice::reader and the page cache: the hint at open (normal), dropping
 // what was read (no_cache). caching_mode::direct's alignment is the
 // buffer's (refill.cpp).
-#include <unistd.h>
-
+#include "os/page_size.hpp"
 #include "os/sys.hpp"
 #include "sluice/reader.hpp"
 
 namespace sluice {
 namespace {
-
-std::uint64_t page_size() noexcept { return static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE)); }
 
 // The kernel caches a file in folios of up to 2 MiB (ext4, XFS and others
 // since Linux 6.x), naturally aligned, and POSIX_FADV_DONTNEED drops only
@@ -33,7 +30,8 @@ void reader::apply_caching_at_open() {
 // holding the last drop's end.
 void reader::drop_behind() noexcept {
   if (!seekable_) return;
-  std::uint64_t to = tell() / page_size() * page_size();
+  std::uint64_t page = detail::page_size();
+  std::uint64_t to = tell() / page * page;
   if (to <= dropped_to_) return;
   std::uint64_t from = folio_start(dropped_to_);
   (void)detail::sys().drop_cache(source_.native_handle(), static_cast<std::int64_t>(from),

@@ -2,6 +2,8 @@
 // file, with the checks on where the file ends.
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <limits>
@@ -9,9 +11,10 @@
 #include <string>
 
 #include "os/error_messages.hpp"
+#include "os/page_size.hpp"
 #include "reader/line_search.hpp"
 #include "sluice/reader.hpp"
-#include "writer/aligned_buffer.hpp"
+#include "writer/aligned_buffer.hpp"  // owned_buffer
 
 namespace sluice {
 namespace {
@@ -25,17 +28,48 @@ std::size_t align_up(std::size_t value, std::size_t align) {
   return (value + align - 1) / align * align;
 }
 
-// A buffer of `capacity` bytes (rounded up to `align`) plus a line-search
-// block of padding, aligned for both. Not zeroed (its pages are touched
-// only as reads fill them): the line search zeroes what it reads past the
-// data (reader::index_from).
+// Where the bytes start in the buffer's memory. On AMD CPUs, 16 bytes past
+// a cache line, 1 KiB into a page: there the kernel's copy out of the page
+// cache (rep movsb, from page-aligned pages) ran 11-18% faster than into a
+// page-aligned buffer, and lines as fast (Zen 4; docs/performance.md,
+// "Where the buffer starts"). Elsewhere, and for direct's aligned reads, at
+// the page's start: Intel advises aligned destinations for rep movsb.
+std::size_t copy_lead(std::size_t align) noexcept {
+#if defined(__x86_64__)
+  static const bool amd = (__builtin_cpu_init(), __builtin_cpu_is("amd"));
+  if (amd && align == 1) return 1024 + 16;
+#endif
+  return 0;
+}
+
+// Where the buffer's bytes are aligned to: the reads' alignment, a page,
+// and the line search's block.
+std::size_t alignment_of(std::size_t align) noexcept {
+  return std::max({align, detail::page_size(), detail::newline_block_size});
+}
+
+// Memory for a buffer of `capacity` bytes (rounded up to `align`) after
+// copy_lead() bytes, with a line-search block of padding after them, from
+// malloc with room to align it (first_byte()): glibc maps an aligned_alloc
+// of a MiB afresh each time, its pages faulted in one by one by the first
+// reads (350 µs a reader here), where it hands a freed malloc block of that
+// size to the next reader with its pages in. Not zeroed: the line search
+// zeroes what it reads past the data (reader::index_from).
 detail::owned_buffer allocate(std::size_t capacity, std::size_t align) {
-  std::size_t memory = std::max(align, detail::newline_block_size);
   capacity = align_up(capacity, align);
-  detail::owned_buffer buffer =
-      detail::allocate_buffer(align_up(capacity + detail::newline_block_size, memory), memory);
-  buffer.capacity = capacity;
-  return buffer;
+  std::size_t extra = copy_lead(align) + detail::newline_block_size + alignment_of(align);
+  if (capacity > std::numeric_limits<std::size_t>::max() - extra) throw std::bad_alloc();
+  void* memory = std::malloc(capacity + extra);
+  if (!memory) throw std::bad_alloc();
+  return {std::unique_ptr<char[], detail::free_deleter>(static_cast<char*>(memory)), capacity};
+}
+
+// The buffer's first byte in `memory` from allocate().
+std::byte* first_byte(char* memory, std::size_t align) noexcept {
+  std::size_t alignment = alignment_of(align);
+  auto address = reinterpret_cast<std::uintptr_t>(memory);
+  address = (address + alignment - 1) / alignment * alignment + copy_lead(align);
+  return reinterpret_cast<std::byte*>(address);
 }
 
 }  // namespace
@@ -43,9 +77,7 @@ detail::owned_buffer allocate(std::size_t capacity, std::size_t align) {
 void reader::start_buffer(std::size_t capacity, std::uint64_t offset) {
   detail::owned_buffer buffer = allocate(std::max(capacity, align_), align_);
   newlines_.reset(new std::uint32_t[detail::newline_index_capacity]);
-  storage_ = std::move(buffer.data);
-  capacity_ = buffer.capacity;
-  begin_ = reinterpret_cast<std::byte*>(storage_.get());
+  adopt(std::move(buffer.data), buffer.capacity);
   restart_at(offset);
   dropped_to_ = offset;
 }
@@ -110,10 +142,16 @@ void reader::make_room(std::size_t want) {
 // A larger buffer holding the `kept` bytes at `keep` at its front.
 void reader::grow(std::size_t capacity, const std::byte* keep, std::size_t kept) {
   detail::owned_buffer bigger = allocate(capacity, align_);
-  std::memcpy(bigger.data.get(), keep, kept);
-  storage_ = std::move(bigger.data);
-  capacity_ = bigger.capacity;
-  begin_ = reinterpret_cast<std::byte*>(storage_.get());
+  std::memcpy(first_byte(bigger.data.get(), align_), keep, kept);
+  adopt(std::move(bigger.data), bigger.capacity);
+}
+
+// Makes `memory` (from allocate()) the reader's buffer.
+void reader::adopt(std::unique_ptr<char[], detail::free_deleter> memory,
+                   std::size_t capacity) noexcept {
+  storage_ = std::move(memory);
+  capacity_ = capacity;
+  begin_ = first_byte(storage_.get(), align_);
 }
 
 // Reads into `into` at `offset` through the file. A seekable file gives

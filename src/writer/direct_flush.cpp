@@ -1,20 +1,14 @@
 #include "writer/direct_flush.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstring>
 #include <limits>
 
+#include "os/page_size.hpp"
 #include "os/sys.hpp"
 #include "sluice/error.hpp"
 
 namespace sluice::detail {
-namespace {
-
-std::size_t page_size() { return static_cast<std::size_t>(::sysconf(_SC_PAGESIZE)); }
-
-}  // namespace
 
 direct_flush::direct_flush() noexcept : block_(page_size()) {}
 

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <sluice/sluice.hpp>
 #include <string>
 #include <vector>
@@ -246,6 +247,27 @@ TEST_F(reader_test, the_default_buffer_reads_a_mebibyte_a_call) {
   ASSERT_GE(fake.reads_at().size(), 3u);
   EXPECT_EQ(fake.reads_at()[0].requested, std::size_t{1} << 20);
   EXPECT_EQ(fake.reads_at()[1].requested, std::size_t{1} << 20);
+}
+
+// The kernel copies page-cache pages into the buffer: its bytes start at
+// a set place in a page (docs/performance.md, "Where the buffer starts"),
+// whatever the buffer's size, and after it grew for a long line.
+TEST_F(reader_test, the_buffer_starts_at_its_place_in_a_page) {
+  std::uintptr_t lead = 0;
+#if defined(__x86_64__)
+  if (__builtin_cpu_is("amd")) lead = 1040;
+#endif
+  auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+  auto place = [&](const void* bytes) { return reinterpret_cast<std::uintptr_t>(bytes) % page; };
+  for (std::size_t size : {std::size_t{1}, std::size_t{100}, std::size_t{1} << 20}) {
+    reader in(with(pattern(10000)), {.buffer_size = size});
+    EXPECT_EQ(place(in.peek().data()), lead) << size;
+  }
+  reader grown(with(std::string(9000, 'x') + "\n"), {.buffer_size = 100});
+  auto line = grown.read_line();
+  ASSERT_TRUE(line);
+  EXPECT_EQ(line->size(), 9000u);
+  EXPECT_EQ(place(line->data()), lead);
 }
 
 TEST_F(reader_test, records_come_whole_empty_at_the_end_and_a_partial_one_throws) {

@@ -1,8 +1,10 @@
 // sluice::writer: buffering, the gather path, reserve/commit, moves, close,
 // and use after close.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <sluice/sluice.hpp>
@@ -135,6 +137,27 @@ TEST_F(writer_basics, reserve_and_commit_format_into_the_buffer) {
   out.write(std::string_view("!"));
   out.close();
   EXPECT_EQ(read_all(path), "0123!");
+}
+
+// The kernel copies the buffer into page-cache pages: it starts on a page
+// (docs/performance.md has the figures), whatever its size, and after it
+// grew, with and without write_behind.
+TEST_F(writer_basics, the_buffer_starts_on_a_page) {
+  auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+  auto on_a_page = [&](std::span<char> room) {
+    return reinterpret_cast<std::uintptr_t>(room.data()) % page == 0;
+  };
+  for (bool behind : {false, true}) {
+    writer out(dir / "out", {.buffer_size = 64, .write_behind = behind});
+    EXPECT_TRUE(on_a_page(out.reserve(1))) << behind;
+    EXPECT_TRUE(on_a_page(out.reserve(100000))) << behind;  // grown
+    out.write(std::string_view("x"));
+    out.flush();  // write_behind: the next buffer
+    out.write(std::string_view("y"));
+    out.flush();
+    EXPECT_TRUE(on_a_page(out.reserve(1))) << behind;
+    out.close();
+  }
 }
 
 TEST_F(writer_basics, reserve_beyond_the_buffer_size_grows_it) {
