@@ -3,30 +3,31 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdlib>
+#include <cstdint>
 #include <cstring>
-#include <new>
 
 namespace sluice::bench {
 namespace {
 
-char* allocate_zeroed(std::size_t size) {
-  auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-  std::size_t rounded = std::max<std::size_t>((size + page - 1) / page, 1) * page;
-  auto* bytes = static_cast<char*>(std::aligned_alloc(page, rounded));
-  if (!bytes) throw std::bad_alloc();
-  std::memset(bytes, 0, rounded);
-  return bytes;
+std::size_t page_size() { return static_cast<std::size_t>(::sysconf(_SC_PAGESIZE)); }
+
+char* first_on_a_page(std::vector<char>& memory) {
+  auto address = reinterpret_cast<std::uintptr_t>(memory.data());
+  std::size_t page = page_size();
+  return memory.data() + (page - address % page) % page;
 }
 
 }  // namespace
 
-page_buffer::page_buffer(std::size_t size) : bytes_(allocate_zeroed(size)), size_(size) {}
+page_buffer::page_buffer(std::size_t size)
+    : memory_(size + page_size()), data_(first_on_a_page(memory_)), size_(size) {}
 
 void page_buffer::resize(std::size_t size) {
-  std::unique_ptr<char[], sluice::detail::free_deleter> bigger(allocate_zeroed(size));
-  std::memcpy(bigger.get(), bytes_.get(), std::min(size, size_));
-  bytes_ = std::move(bigger);
+  std::vector<char> memory(size + page_size());
+  char* data = first_on_a_page(memory);
+  std::memcpy(data, data_, std::min(size, size_));
+  memory_ = std::move(memory);
+  data_ = data;
   size_ = size;
 }
 

@@ -7,28 +7,29 @@
 #pragma once
 
 #include <cstddef>
-#include <memory>
-#include <sluice/writer.hpp>  // detail::free_deleter
+#include <vector>
 
 namespace sluice::bench {
 
 class page_buffer {
  public:
   // `size` zeroed bytes (their pages faulted in now, not in a timed read).
-  // Throws std::bad_alloc.
+  // From the heap, as a std::vector's are: a block freed by the last run
+  // serves the next with its pages in. Throws std::bad_alloc.
   explicit page_buffer(std::size_t size);
 
-  char* data() noexcept { return bytes_.get(); }
-  const char* data() const noexcept { return bytes_.get(); }
+  char* data() noexcept { return data_; }
+  const char* data() const noexcept { return data_; }
   std::size_t size() const noexcept { return size_; }
-  char& operator[](std::size_t i) noexcept { return bytes_[i]; }
+  char& operator[](std::size_t i) noexcept { return data_[i]; }
 
   // Grows or shrinks it, keeping the bytes both sizes hold and zeroing
   // the new ones. Throws std::bad_alloc.
   void resize(std::size_t size);
 
  private:
-  std::unique_ptr<char[], sluice::detail::free_deleter> bytes_;
+  std::vector<char> memory_;  // a page more than size_, to start on one
+  char* data_ = nullptr;
   std::size_t size_ = 0;
 };
 

@@ -2,8 +2,6 @@
 // file, with the checks on where the file ends.
 #include <algorithm>
 #include <cerrno>
-#include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <limits>
@@ -14,7 +12,7 @@
 #include "os/page_size.hpp"
 #include "reader/line_search.hpp"
 #include "sluice/reader.hpp"
-#include "writer/aligned_buffer.hpp"  // owned_buffer
+#include "writer/aligned_buffer.hpp"
 
 namespace sluice {
 namespace {
@@ -42,34 +40,19 @@ std::size_t copy_lead(std::size_t align) noexcept {
   return 0;
 }
 
-// Where the buffer's bytes are aligned to: the reads' alignment, a page,
-// and the line search's block.
-std::size_t alignment_of(std::size_t align) noexcept {
-  return std::max({align, detail::page_size(), detail::newline_block_size});
-}
-
 // Memory for a buffer of `capacity` bytes (rounded up to `align`) after
-// copy_lead() bytes, with a line-search block of padding after them, from
-// malloc with room to align it (first_byte()): glibc maps an aligned_alloc
-// of a MiB afresh each time, its pages faulted in one by one by the first
-// reads (350 µs a reader here), where it hands a freed malloc block of that
-// size to the next reader with its pages in. Not zeroed: the line search
-// zeroes what it reads past the data (reader::index_from).
+// copy_lead() bytes, with a line-search block of padding after them, on a
+// page (detail::allocate_buffer: from memory a freed buffer leaves, its
+// pages in). Not zeroed: the line search zeroes what it reads past the
+// data (reader::index_from).
 detail::owned_buffer allocate(std::size_t capacity, std::size_t align) {
+  std::size_t memory = std::max({align, detail::page_size(), detail::newline_block_size});
   capacity = align_up(capacity, align);
-  std::size_t extra = copy_lead(align) + detail::newline_block_size + alignment_of(align);
+  std::size_t extra = copy_lead(align) + detail::newline_block_size;
   if (capacity > std::numeric_limits<std::size_t>::max() - extra) throw std::bad_alloc();
-  void* memory = std::malloc(capacity + extra);
-  if (!memory) throw std::bad_alloc();
-  return {std::unique_ptr<char[], detail::free_deleter>(static_cast<char*>(memory)), capacity};
-}
-
-// The buffer's first byte in `memory` from allocate().
-std::byte* first_byte(char* memory, std::size_t align) noexcept {
-  std::size_t alignment = alignment_of(align);
-  auto address = reinterpret_cast<std::uintptr_t>(memory);
-  address = (address + alignment - 1) / alignment * alignment + copy_lead(align);
-  return reinterpret_cast<std::byte*>(address);
+  detail::owned_buffer buffer = detail::allocate_buffer(capacity + extra, memory);
+  buffer.capacity = capacity;
+  return buffer;
 }
 
 }  // namespace
@@ -142,7 +125,7 @@ void reader::make_room(std::size_t want) {
 // A larger buffer holding the `kept` bytes at `keep` at its front.
 void reader::grow(std::size_t capacity, const std::byte* keep, std::size_t kept) {
   detail::owned_buffer bigger = allocate(capacity, align_);
-  std::memcpy(first_byte(bigger.data.get(), align_), keep, kept);
+  std::memcpy(bigger.data.get() + copy_lead(align_), keep, kept);
   adopt(std::move(bigger.data), bigger.capacity);
 }
 
@@ -151,7 +134,7 @@ void reader::adopt(std::unique_ptr<char[], detail::free_deleter> memory,
                    std::size_t capacity) noexcept {
   storage_ = std::move(memory);
   capacity_ = capacity;
-  begin_ = first_byte(storage_.get(), align_);
+  begin_ = reinterpret_cast<std::byte*>(storage_.get()) + copy_lead(align_);
 }
 
 // Reads into `into` at `offset` through the file. A seekable file gives

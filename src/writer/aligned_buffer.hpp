@@ -1,4 +1,4 @@
-// The memory of a writer's buffers: aligned blocks from std::aligned_alloc,
+// The memory of a writer's and a reader's buffers: aligned blocks from malloc,
 // shared by the writer and its write-behind engines, which recycle the
 // buffers they are handed.
 #pragma once
@@ -11,7 +11,7 @@
 
 namespace sluice::detail {
 
-// A buffer from std::aligned_alloc and its size in bytes.
+// A buffer (aligned in a block from std::malloc) and its size in bytes.
 struct owned_buffer {
   std::unique_ptr<char[], free_deleter> data;
   std::size_t capacity = 0;
