@@ -247,8 +247,8 @@ class flush_strategy;
 class foreground_flush;
 struct replacement;
 
-// Frees a buffer from std::malloc that starts `offset` bytes into the
-// block (aligned by hand; 0 for one that starts at the block).
+// Frees a buffer from std::aligned_alloc that starts `offset` bytes into
+// its block (aligned by hand; 0 for one that starts at the block).
 struct free_deleter {
   std::size_t offset = 0;
   void operator()(char* buffer) const noexcept;

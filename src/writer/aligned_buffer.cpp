@@ -1,5 +1,6 @@
 #include "writer/aligned_buffer.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
@@ -10,15 +11,19 @@ namespace sluice::detail {
 
 void free_deleter::operator()(char* buffer) const noexcept { std::free(buffer - offset); }
 
-// From malloc, aligned by hand: glibc maps an aligned_alloc of 128 KiB or
-// more afresh each time, and the first writes or reads into it fault its
-// pages in one by one (350 us for a MiB on the VM of docs/performance.md),
-// where it hands a freed malloc block to the next buffer of that size with
-// its pages in.
+// Aligned by hand in a block of malloc's alignment: glibc serves an
+// aligned_alloc of a larger alignment and 128 KiB or more from a fresh
+// mapping each time, and the first writes or reads into it fault its pages
+// in one by one (350 us for a MiB on the VM of docs/performance.md), where
+// one of malloc's alignment is malloc's, whose freed blocks serve the next
+// buffer of that size with their pages in.
 owned_buffer allocate_buffer(std::size_t capacity, std::size_t align) {
-  if (capacity > std::numeric_limits<std::size_t>::max() - 2 * (align - 1)) throw std::bad_alloc();
+  constexpr std::size_t granule = alignof(std::max_align_t);
+  if (capacity > std::numeric_limits<std::size_t>::max() - 2 * align - granule)
+    throw std::bad_alloc();
   std::size_t rounded = (capacity + align - 1) / align * align;
-  auto* memory = static_cast<char*>(std::malloc(rounded + align - 1));
+  std::size_t block = (rounded + align - 1 + granule - 1) / granule * granule;
+  auto* memory = static_cast<char*>(std::aligned_alloc(granule, block));
   if (!memory) throw std::bad_alloc();
   auto address = reinterpret_cast<std::uintptr_t>(memory);
   std::size_t offset = (align - address % align) % align;

@@ -1,6 +1,6 @@
-// The memory of a writer's and a reader's buffers: aligned blocks from malloc,
-// shared by the writer and its write-behind engines, which recycle the
-// buffers they are handed.
+// The memory of a writer's and a reader's buffers: aligned in blocks from
+// std::aligned_alloc of malloc's alignment, shared by the writer and its
+// write-behind engines, which recycle the buffers they are handed.
 #pragma once
 
 #include <cstddef>
@@ -11,7 +11,7 @@
 
 namespace sluice::detail {
 
-// A buffer (aligned in a block from std::malloc) and its size in bytes.
+// A buffer (aligned in its block) and its size in bytes.
 struct owned_buffer {
   std::unique_ptr<char[], free_deleter> data;
   std::size_t capacity = 0;
