@@ -23,7 +23,8 @@
 #include "scenarios/scenarios.hpp"
 
 #ifdef SLUICE_BENCH_HAVE_BIN2TEXT
-#include "convert.hpp"
+#include "bin2text/convert.hpp"
+#include "common/schema.hpp"
 #endif
 
 namespace sluice::bench {
@@ -90,7 +91,7 @@ void convert_with_fmt(Out& out, const target& t) {
 void run_bin2text(const target& t, unsigned threads) {
   bin2text::job work;
   work.input = t.input;
-  work.layout = bin2text::parse_schema(schema);
+  work.layout = sluice_tools::parse_schema(schema);
   work.threads = threads;
   sluice::writer out = open_writer(t);
   bin2text::convert(work, out);
