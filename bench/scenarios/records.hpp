@@ -30,6 +30,16 @@ inline record decode_record(const unsigned char* at) {
           load(24, std::uint16_t{})};
 }
 
+// Record i of a varied run: x and y with odd numerators, so that none is an
+// integer and none is tiny (fmt's "{}" and std::to_chars write them alike).
+inline record varied_record(std::uint64_t i) {
+  std::uint64_t h = (i + 1) * 0x9E3779B97F4A7C15u;
+  return {static_cast<std::int32_t>(h >> 33), 1700000000000 + static_cast<std::int64_t>(i) * 37,
+          static_cast<float>((h % 2000000) | 1) / 1024.0f - 1000.0f,
+          static_cast<double>((h >> 20) % (1ull << 40) | 1) / (1 << 20) - 500000.0,
+          static_cast<std::uint16_t>(h >> 48)};
+}
+
 // Appends `r`, packed, to `bytes`.
 inline void append_record(std::vector<unsigned char>& bytes, const record& r) {
   auto store = [&bytes](auto value) {

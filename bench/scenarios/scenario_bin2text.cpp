@@ -23,7 +23,8 @@
 #include "scenarios/scenarios.hpp"
 
 #ifdef SLUICE_BENCH_HAVE_BIN2TEXT
-#include "convert.hpp"
+#include "bin2text/convert.hpp"
+#include "common/schema.hpp"
 #endif
 
 namespace sluice::bench {
@@ -39,23 +40,13 @@ std::size_t text_size(T value) {
   return static_cast<std::size_t>(std::to_chars(text, text + sizeof text, value).ptr - text);
 }
 
-// Record i: varied values, x and y with odd numerators so that none is an
-// integer and none is tiny.
-record make_record(std::uint64_t i) {
-  std::uint64_t h = (i + 1) * 0x9E3779B97F4A7C15u;
-  return {static_cast<std::int32_t>(h >> 33), 1700000000000 + static_cast<std::int64_t>(i) * 37,
-          static_cast<float>((h % 2000000) | 1) / 1024.0f - 1000.0f,
-          static_cast<double>((h >> 20) % (1ull << 40) | 1) / (1 << 20) - 500000.0,
-          static_cast<std::uint16_t>(h >> 48)};
-}
-
 // Records until their XML reaches `requested` bytes: the input's bytes and
 // the XML's size (untimed).
 std::pair<std::vector<unsigned char>, std::uint64_t> make_records(std::uint64_t requested) {
   std::vector<unsigned char> bytes;
   std::uint64_t xml = head.size() + tail.size();
   for (std::uint64_t i = 0; xml < requested; ++i) {
-    record r = make_record(i);
+    record r = varied_record(i);
     append_record(bytes, r);
     xml += std::string_view("<record id=\"\" ts=\"\" x=\"\" y=\"\" flags=\"\"/>\n").size() +
            text_size(r.id) + text_size(r.ts) + text_size(r.x) + text_size(r.y) + text_size(r.flags);
@@ -90,7 +81,7 @@ void convert_with_fmt(Out& out, const target& t) {
 void run_bin2text(const target& t, unsigned threads) {
   bin2text::job work;
   work.input = t.input;
-  work.layout = bin2text::parse_schema(schema);
+  work.layout = sluice_tools::parse_schema(schema);
   work.threads = threads;
   sluice::writer out = open_writer(t);
   bin2text::convert(work, out);

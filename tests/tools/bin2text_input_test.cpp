@@ -19,8 +19,9 @@
 #include <string>
 #include <vector>
 
-#include "convert.hpp"
-#include "schema.hpp"
+#include "bin2text/convert.hpp"
+#include "common/schema.hpp"
+#include "common/text_format.hpp"
 #include "support/child_process.hpp"
 #include "support/test_support.hpp"
 
@@ -35,18 +36,18 @@ constexpr std::size_t record = 26;
 constexpr const char* xml_tail = "</records>\n";
 
 bin2text::job make_job(const std::filesystem::path& input, const std::filesystem::path& output,
-                       bin2text::format format = bin2text::format::xml) {
+                       sluice_tools::format format = sluice_tools::format::xml) {
   bin2text::job work;
   work.input = input.native();
   work.output = output.native();
-  work.layout = bin2text::parse_schema(schema);
+  work.layout = sluice_tools::parse_schema(schema);
   work.format = format;
   return work;
 }
 
 // What the conversion of `bytes`, read from a file, gives.
 std::string converted_from_file(const temp_dir& dir, const std::string& bytes,
-                                bin2text::format format = bin2text::format::xml) {
+                                sluice_tools::format format = sluice_tools::format::xml) {
   write_all(dir / "model.bin", bytes);
   bin2text::run(make_job(dir / "model.bin", dir / "model.out", format));
   return read_all(dir / "model.out");
@@ -82,7 +83,8 @@ std::set<std::string> names_in(const std::filesystem::path& dir) {
 TEST_F(bin2text_input, a_fifo_gives_the_text_of_the_same_records_in_a_file) {
   std::string bytes = pattern(record * 60000, 3);  // 1.56 MB: several chunks
   auto fifo = make_fifo(dir / "fifo");
-  for (auto format : {bin2text::format::xml, bin2text::format::csv, bin2text::format::jsonl}) {
+  for (auto format :
+       {sluice_tools::format::xml, sluice_tools::format::csv, sluice_tools::format::jsonl}) {
     std::string from_file = converted_from_file(dir, bytes, format);
     for (unsigned threads : {1u, 2u, 5u}) {
       auto sending = send_to_fifo(fifo, bytes);

@@ -1,6 +1,6 @@
-// sluice-bin2text's conversion: schemas, round trips through CSV and JSON
-// Lines back to identical values, and every bad input refused with a clear
-// error and no output left behind.
+// sluice-bin2text's conversion: round trips through CSV and JSON Lines back
+// to identical values, and every bad input refused with a clear error and no
+// output left behind.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <pty.h>
@@ -22,8 +22,9 @@
 #include <string>
 #include <vector>
 
-#include "convert.hpp"
-#include "schema.hpp"
+#include "bin2text/convert.hpp"
+#include "common/schema.hpp"
+#include "common/text_format.hpp"
 #include "support/child_process.hpp"
 #include "support/test_support.hpp"
 
@@ -34,37 +35,6 @@ using namespace sluice_test;
 using bin2text_test = dir_test;
 
 constexpr const char* every_type = "a:i8,b:u8,c:i16,d:u16,e:i32,f:u32,g:i64,h:u64,x:f32,y:f64";
-
-// The message of the std::invalid_argument parse_schema(text) throws.
-std::string schema_error(const char* text) {
-  try {
-    bin2text::parse_schema(text);
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "no error";
-}
-
-TEST(bin2text, schema_gives_offsets_and_sizes) {
-  auto layout = bin2text::parse_schema("id:i32,ts:i64,x:f32,y:f64,flags:u16");
-  ASSERT_EQ(layout.fields.size(), 5u);
-  EXPECT_EQ(layout.record_size, 26u);
-  EXPECT_EQ(layout.fields[1].name, "ts");
-  EXPECT_EQ(layout.fields[1].offset, 4u);
-  EXPECT_EQ(layout.fields[4].offset, 24u);
-  EXPECT_EQ(layout.fields[4].size, 2u);
-}
-
-TEST(bin2text, bad_schemas_are_named) {
-  EXPECT_NE(schema_error("").find("empty"), std::string::npos);
-  EXPECT_NE(schema_error("id").find("'id' is not name:type"), std::string::npos);
-  EXPECT_NE(schema_error("id:i3").find("unknown type 'i3'"), std::string::npos);
-  EXPECT_NE(schema_error("id:i32,").find("'' is not name:type"), std::string::npos);
-  EXPECT_NE(schema_error("1d:i32").find("'1d' is not a name"), std::string::npos);
-  EXPECT_NE(schema_error("a\"b:i32").find("is not a name"), std::string::npos);
-  EXPECT_NE(schema_error("a:i32,a:u8").find("'a' appears twice"), std::string::npos);
-  EXPECT_THROW(bin2text::parse_format("yaml"), std::invalid_argument);
-}
 
 // Random records of every type: raw bit patterns, NaNs left out (they have
 // no single text form to compare).
@@ -98,11 +68,11 @@ T field_of(const std::vector<unsigned char>& bytes, std::size_t record, std::siz
   return value;
 }
 
-bin2text::job make_job(const temp_dir& dir, bin2text::format format, const char* schema) {
+bin2text::job make_job(const temp_dir& dir, sluice_tools::format format, const char* schema) {
   bin2text::job work;
   work.input = (dir / "in.bin").native();
   work.output = (dir / "out").native();
-  work.layout = bin2text::parse_schema(schema);
+  work.layout = sluice_tools::parse_schema(schema);
   work.format = format;
   return work;
 }
@@ -136,7 +106,7 @@ TEST_F(bin2text_test, csv_round_trips_every_type_to_identical_values) {
   constexpr std::size_t count = 20000;
   auto bytes = random_records(count, false);
   write_all(dir / "in.bin", std::string(bytes.begin(), bytes.end()));
-  bin2text::run(make_job(dir, bin2text::format::csv, every_type));
+  bin2text::run(make_job(dir, sluice_tools::format::csv, every_type));
   std::istringstream csv(read_all(dir / "out"));
   std::string line;
   ASSERT_TRUE(std::getline(csv, line));
@@ -156,7 +126,7 @@ TEST_F(bin2text_test, jsonl_round_trips_through_nlohmann) {
   constexpr std::size_t count = 5000;
   auto bytes = random_records(count, false);
   write_all(dir / "in.bin", std::string(bytes.begin(), bytes.end()));
-  bin2text::run(make_job(dir, bin2text::format::jsonl, every_type));
+  bin2text::run(make_job(dir, sluice_tools::format::jsonl, every_type));
   std::istringstream lines(read_all(dir / "out"));
   std::string line;
   for (std::size_t r = 0; r < count; ++r) {
@@ -188,7 +158,7 @@ TEST_F(bin2text_test, big_endian_input_gives_the_same_text) {
   auto little = random_records(500, false);
   auto big = random_records(500, true);
   write_all(dir / "in.bin", std::string(little.begin(), little.end()));
-  auto work = make_job(dir, bin2text::format::xml, every_type);
+  auto work = make_job(dir, sluice_tools::format::xml, every_type);
   bin2text::run(work);
   std::string from_little = read_all(dir / "out");
   write_all(dir / "in.bin", std::string(big.begin(), big.end()));
@@ -200,7 +170,8 @@ TEST_F(bin2text_test, big_endian_input_gives_the_same_text) {
 TEST_F(bin2text_test, any_number_of_threads_gives_the_same_text) {
   auto bytes = random_records(30000, false);  // 1.26 MB: several chunks
   write_all(dir / "in.bin", std::string(bytes.begin(), bytes.end()));
-  for (auto format : {bin2text::format::xml, bin2text::format::csv, bin2text::format::jsonl}) {
+  for (auto format :
+       {sluice_tools::format::xml, sluice_tools::format::csv, sluice_tools::format::jsonl}) {
     auto work = make_job(dir, format, every_type);
     work.threads = 1;
     bin2text::run(work);
@@ -220,7 +191,7 @@ TEST_F(bin2text_test, xml_as_documented) {
   std::memcpy(record.data(), &id, 4);
   std::memcpy(record.data() + 4, &flags, 2);
   write_all(dir / "in.bin", record + record);
-  bin2text::run(make_job(dir, bin2text::format::xml, "id:i32,flags:u16"));
+  bin2text::run(make_job(dir, sluice_tools::format::xml, "id:i32,flags:u16"));
   EXPECT_EQ(read_all(dir / "out"),
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<records>\n"
             "<record id=\"-5\" flags=\"513\"/>\n<record id=\"-5\" flags=\"513\"/>\n</records>\n");
@@ -230,9 +201,9 @@ TEST_F(bin2text_test, non_finite_values_are_null_in_json_and_inf_elsewhere) {
   double values[] = {std::numeric_limits<double>::infinity(),
                      -std::numeric_limits<double>::infinity(), 0.5};
   write_all(dir / "in.bin", std::string(reinterpret_cast<const char*>(values), sizeof values));
-  bin2text::run(make_job(dir, bin2text::format::jsonl, "v:f64"));
+  bin2text::run(make_job(dir, sluice_tools::format::jsonl, "v:f64"));
   EXPECT_EQ(read_all(dir / "out"), "{\"v\":null}\n{\"v\":null}\n{\"v\":0.5}\n");
-  bin2text::run(make_job(dir, bin2text::format::csv, "v:f64"));
+  bin2text::run(make_job(dir, sluice_tools::format::csv, "v:f64"));
   EXPECT_EQ(read_all(dir / "out"), "v\ninf\n-inf\n0.5\n");
 }
 
@@ -240,7 +211,7 @@ TEST_F(bin2text_test, a_truncated_input_names_the_offset_and_keeps_the_old_outpu
   write_all(dir / "in.bin", std::string(26 * 3 + 5, 'x'));
   write_all(dir / "out", "previous content");
   try {
-    bin2text::run(make_job(dir, bin2text::format::csv, "id:i32,ts:i64,x:f32,y:f64,flags:u16"));
+    bin2text::run(make_job(dir, sluice_tools::format::csv, "id:i32,ts:i64,x:f32,y:f64,flags:u16"));
     FAIL() << "no error";
   } catch (const std::runtime_error& e) {
     std::string what = e.what();
@@ -252,13 +223,13 @@ TEST_F(bin2text_test, a_truncated_input_names_the_offset_and_keeps_the_old_outpu
 
 TEST_F(bin2text_test, unwritable_output_and_missing_input_are_system_errors) {
   write_all(dir / "in.bin", std::string(8, 'x'));
-  auto work = make_job(dir, bin2text::format::csv, "v:u64");
+  auto work = make_job(dir, sluice_tools::format::csv, "v:u64");
   work.output = (dir / "missing" / "out.csv").native();
   auto error = thrown([&] { bin2text::run(work); });
   ASSERT_TRUE(error);
   EXPECT_EQ(error->code(), std::error_code(ENOENT, std::generic_category()));
   EXPECT_NE(std::string(error->what()).find("missing"), std::string::npos) << error->what();
-  work = make_job(dir, bin2text::format::csv, "v:u64");
+  work = make_job(dir, sluice_tools::format::csv, "v:u64");
   work.input = (dir / "nowhere.bin").native();
   error = thrown([&] { bin2text::run(work); });
   ASSERT_TRUE(error);

@@ -1,7 +1,7 @@
-// sluice-bin2text's pipeline: chunks made on several threads reach the
+// The tools' ordered pipeline: chunks made on several threads reach the
 // consumer in order, memory stays bounded, and a failure on either side
 // stops the work and comes back to the caller.
-#include "ordered_chunks.hpp"
+#include "common/ordered_chunks.hpp"
 
 #include <gtest/gtest.h>
 
@@ -17,8 +17,8 @@
 
 namespace {
 
-using bin2text::block;
-using bin2text::for_each_chunk_in_order;
+using sluice_tools::block;
+using sluice_tools::for_each_chunk_in_order;
 
 // Makes chunk k's block: the decimal text of k, after a short random pause
 // so that the workers finish out of order.

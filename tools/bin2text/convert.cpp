@@ -1,69 +1,29 @@
-#include "convert.hpp"
-
-#include <unistd.h>
+#include "bin2text/convert.hpp"
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdio>
-#include <memory>
-#include <sluice/file.hpp>
 #include <sluice/writer.hpp>
-#include <span>
-#include <stdexcept>
-#include <string>
-#include <thread>
-#include <utility>
+#include <string_view>
 
-#include "input.hpp"
-#include "ordered_chunks.hpp"
-#include "record_text.hpp"
+#include "bin2text/input.hpp"
+#include "bin2text/record_text.hpp"
+#include "common/ordered_chunks.hpp"
+#include "common/output.hpp"
+#include "common/progress_line.hpp"
 
 namespace bin2text {
 namespace {
+
+using sluice_tools::block;
+using sluice_tools::consume_chunk;
+using sluice_tools::for_each_chunk_in_order;
+using sluice_tools::format;
 
 // A chunk's block (its input and the room its text may need): small enough
 // that every thread has several in a modest file and memory stays a few
 // blocks per thread, large enough that handing one over costs nothing next
 // to making it.
 constexpr std::size_t block_bytes = 4 * 1024 * 1024;
-constexpr std::uint64_t progress_from = 64 * 1024 * 1024;
-
-// Names for standard output in -o: written as it goes, never replaced.
-constexpr std::string_view stdout_names[] = {"", "-", "/dev/stdout", "/dev/fd/1",
-                                             "/proc/self/fd/1"};
-
-bool to_stdout(const job& work) {
-  return std::find(std::begin(stdout_names), std::end(stdout_names), work.output) !=
-         std::end(stdout_names);
-}
-
-// "sluice-bin2text:  42% of 1024 MiB" on stderr, redrawn when the percentage
-// changes; a newline at the end. `done` is counted up to `total`.
-class progress_line {
- public:
-  progress_line(bool shown, std::uint64_t total) : shown_(shown), total_(total) {}
-
-  void show(std::uint64_t done) {
-    if (!shown_) return;
-    done = std::min(done, total_);
-    int percent = static_cast<int>(done * 100 / total_);
-    if (percent == last_) return;
-    last_ = percent;
-    std::fprintf(stderr, "\rsluice-bin2text: %3d%% of %llu MiB", percent,
-                 static_cast<unsigned long long>(total_ >> 20));
-    if (done == total_) std::fputc('\n', stderr);
-  }
-
- private:
-  bool shown_;
-  std::uint64_t total_;
-  int last_ = -1;
-};
-
-// The number of threads to format on: `asked`, or one per CPU for 0.
-unsigned formatting_threads(unsigned asked) {
-  return asked != 0 ? asked : std::max(1u, std::thread::hardware_concurrency());
-}
 
 // A chunk's block: the room its text may need, then its input records; one
 // allocation serves both.
@@ -141,7 +101,8 @@ std::size_t convert_all(input& in, sluice::writer& out, const job& work) {
   const std::size_t record = work.layout.record_size;
   const chunk_layout layout{record, text.max_size(),
                             std::max<std::size_t>(1, block_bytes / (text.max_size() + record))};
-  progress_line progress(work.progress && !in.streamed() && in.size() >= progress_from, in.size());
+  sluice_tools::progress_line progress("sluice-bin2text", work.progress && !in.streamed(),
+                                       in.size());
   std::size_t consumed = 0;
   auto consume = [&](std::size_t chunk, const block& made) {
     if (chunk == 0) write_head(out, work);
@@ -150,7 +111,7 @@ std::size_t convert_all(input& in, sluice::writer& out, const job& work) {
     progress.show((chunk + 1) * layout.per_chunk * record);
     consumed = chunk + 1;
   };
-  unsigned threads = formatting_threads(work.threads);
+  unsigned threads = sluice_tools::worker_count(work.threads);
   (in.streamed() ? stream_chunks : file_chunks)(in, text, layout, threads, consume);
   return consumed;
 }
@@ -163,13 +124,6 @@ void convert_to(sluice::writer& out, input& in, const job& work) {
 
 }  // namespace
 
-format parse_format(std::string_view name) {
-  if (name == "xml") return format::xml;
-  if (name == "csv") return format::csv;
-  if (name == "jsonl") return format::jsonl;
-  throw std::invalid_argument("unknown format '" + std::string(name) + "' (xml, csv or jsonl)");
-}
-
 void convert(const job& work, sluice::writer& out) {
   input in(work.input, work.layout.record_size);
   convert_to(out, in, work);
@@ -177,15 +131,7 @@ void convert(const job& work, sluice::writer& out) {
 
 void run(const job& work) {
   input in(work.input, work.layout.record_size);
-  if (!to_stdout(work)) {
-    sluice::writer out(work.output, {.atomic_replace = true});
-    convert_to(out, in, work);
-    return out.close();  // the rename
-  }
-  // A pipe, a terminal or a file alike; close() leaves descriptor 1 open.
-  sluice::writer out(sluice::file::borrow(STDOUT_FILENO, "standard output"));
-  convert_to(out, in, work);
-  out.close();
+  sluice_tools::write_output(work.output, [&](sluice::writer& out) { convert_to(out, in, work); });
 }
 
 }  // namespace bin2text

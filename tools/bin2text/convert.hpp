@@ -3,9 +3,9 @@
 
 #include <cstddef>
 #include <string>
-#include <string_view>
 
-#include "schema.hpp"
+#include "common/schema.hpp"
+#include "common/text_format.hpp"
 
 namespace sluice {
 class writer;
@@ -13,16 +13,11 @@ class writer;
 
 namespace bin2text {
 
-enum class format { xml, csv, jsonl };
-
-// "xml", "csv" or "jsonl"; throws std::invalid_argument otherwise.
-format parse_format(std::string_view name);
-
 struct job {
   std::string input;   // a file, "-" for standard input, or a stream (see input.hpp)
   std::string output;  // empty, "-", /dev/stdout, /dev/fd/1, /proc/self/fd/1: standard output
-  schema layout;
-  bin2text::format format = format::xml;
+  sluice_tools::schema layout;
+  sluice_tools::format format = sluice_tools::format::xml;
   bool big_endian = false;
   bool progress = false;  // a progress line on stderr (for large inputs)
   unsigned threads = 0;   // threads formatting records; 0: one per CPU

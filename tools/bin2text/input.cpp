@@ -1,4 +1,4 @@
-#include "input.hpp"
+#include "bin2text/input.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>

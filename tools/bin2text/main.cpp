@@ -6,7 +6,9 @@
 #include <cstdio>
 #include <exception>
 
-#include "convert.hpp"
+#include "bin2text/convert.hpp"
+#include "common/schema.hpp"
+#include "common/text_format.hpp"
 
 namespace {
 
@@ -41,8 +43,8 @@ int main(int argc, char** argv) {
   app.footer(example);
   CLI11_PARSE(app, argc, argv);
   try {
-    work.layout = bin2text::parse_schema(schema_text);
-    work.format = bin2text::parse_format(format_text);
+    work.layout = sluice_tools::parse_schema(schema_text);
+    work.format = sluice_tools::parse_format(format_text);
     work.progress = ::isatty(STDERR_FILENO) == 1;
     bin2text::run(work);
   } catch (const std::exception& e) {

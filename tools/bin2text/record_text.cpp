@@ -1,4 +1,4 @@
-#include "record_text.hpp"
+#include "bin2text/record_text.hpp"
 
 #include <bit>
 #include <charconv>
@@ -8,25 +8,19 @@
 #include <limits>
 #include <stdexcept>
 
+#include "common/byte_order.hpp"
+
 namespace bin2text {
 namespace {
+
+using sluice_tools::field;
+using sluice_tools::field_type;
+using sluice_tools::format;
+using sluice_tools::load_bits;
 
 // Room for any value's text: the longest shortest-round-trip double
 // ("-2.2250738585072014e-308") is 24 bytes, every integer fewer.
 constexpr std::size_t value_room = 32;
-
-// The field's `Bits` wide value at `at`, in the host's order.
-template <class Bits>
-Bits load(const unsigned char* at, bool big_endian) {
-  Bits bits;
-  std::memcpy(&bits, at, sizeof bits);
-  if (big_endian != (std::endian::native == std::endian::big)) {
-    if constexpr (sizeof(Bits) == 2) bits = __builtin_bswap16(bits);
-    if constexpr (sizeof(Bits) == 4) bits = __builtin_bswap32(bits);
-    if constexpr (sizeof(Bits) == 8) bits = __builtin_bswap64(bits);
-  }
-  return bits;
-}
 
 char* copy(const std::string& text, char* out) {
   std::memcpy(out, text.data(), text.size());
@@ -50,18 +44,18 @@ char* value(char* out, const field& f, const unsigned char* at, bool big, format
     case field_type::i8: return number(out, static_cast<std::int8_t>(*at));
     case field_type::u8: return number(out, static_cast<std::uint8_t>(*at));
     case field_type::i16:
-      return number(out, static_cast<std::int16_t>(load<std::uint16_t>(at, big)));
-    case field_type::u16: return number(out, load<std::uint16_t>(at, big));
+      return number(out, static_cast<std::int16_t>(load_bits<std::uint16_t>(at, big)));
+    case field_type::u16: return number(out, load_bits<std::uint16_t>(at, big));
     case field_type::i32:
-      return number(out, static_cast<std::int32_t>(load<std::uint32_t>(at, big)));
-    case field_type::u32: return number(out, load<std::uint32_t>(at, big));
+      return number(out, static_cast<std::int32_t>(load_bits<std::uint32_t>(at, big)));
+    case field_type::u32: return number(out, load_bits<std::uint32_t>(at, big));
     case field_type::i64:
-      return number(out, static_cast<std::int64_t>(load<std::uint64_t>(at, big)));
-    case field_type::u64: return number(out, load<std::uint64_t>(at, big));
+      return number(out, static_cast<std::int64_t>(load_bits<std::uint64_t>(at, big)));
+    case field_type::u64: return number(out, load_bits<std::uint64_t>(at, big));
     case field_type::f32:
-      return floating(out, std::bit_cast<float>(load<std::uint32_t>(at, big)), form);
+      return floating(out, std::bit_cast<float>(load_bits<std::uint32_t>(at, big)), form);
     case field_type::f64:
-      return floating(out, std::bit_cast<double>(load<std::uint64_t>(at, big)), form);
+      return floating(out, std::bit_cast<double>(load_bits<std::uint64_t>(at, big)), form);
   }
   return out;
 }
@@ -87,7 +81,7 @@ std::string text_after(format form) {
 
 }  // namespace
 
-record_text::record_text(const schema& layout, format form, bool big_endian)
+record_text::record_text(const sluice_tools::schema& layout, format form, bool big_endian)
     : after_(text_after(form)), form_(form), big_endian_(big_endian), max_size_(after_.size()) {
   if (layout.fields.empty()) throw std::invalid_argument("a record needs at least one field");
   for (std::size_t i = 0; i < layout.fields.size(); ++i) {

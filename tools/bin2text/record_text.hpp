@@ -5,7 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "convert.hpp"
+#include "common/schema.hpp"
+#include "common/text_format.hpp"
 
 namespace bin2text {
 
@@ -18,7 +19,7 @@ class record_text {
  public:
   // Throws std::invalid_argument for a layout without fields (parse_schema
   // never makes one).
-  record_text(const schema& layout, format form, bool big_endian);
+  record_text(const sluice_tools::schema& layout, sluice_tools::format form, bool big_endian);
 
   // The most bytes one record's text can take.
   std::size_t max_size() const noexcept { return max_size_; }
@@ -30,11 +31,11 @@ class record_text {
  private:
   struct step {
     std::string before;  // the text between the previous value and this one
-    field value;
+    sluice_tools::field value;
   };
   std::vector<step> steps_;
   std::string after_;  // the text after the last value
-  format form_;
+  sluice_tools::format form_;
   bool big_endian_;
   std::size_t max_size_ = 0;
 };

@@ -1,11 +1,11 @@
-// sluice-bin2text: chunks of work made on several threads, consumed in order.
+// The sluice tools: chunks of work made on several threads, consumed in order.
 #pragma once
 
 #include <cstddef>
 #include <functional>
 #include <memory>
 
-namespace bin2text {
+namespace sluice_tools {
 
 // A growable byte block a producer fills and the consumer reads.
 struct block {
@@ -44,4 +44,8 @@ void for_each_chunk_in_order(unsigned threads, const start_chunk& start,
 void for_each_chunk_in_order(std::size_t chunks, unsigned threads, const produce_chunk& produce,
                              const consume_chunk& consume);
 
-}  // namespace bin2text
+// The threads to work on for --threads `asked`: `asked`, or one per CPU for
+// 0 (one where the number of CPUs is unknown).
+unsigned worker_count(unsigned asked) noexcept;
+
+}  // namespace sluice_tools

@@ -1,4 +1,4 @@
-// sluice-bin2text: the record layout given by --schema, e.g.
+// The sluice tools: the record layout given by --schema, e.g.
 // "id:i32,ts:i64,x:f32,y:f64,flags:u16": fields in order, packed, no padding.
 #pragma once
 
@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-namespace bin2text {
+namespace sluice_tools {
 
 enum class field_type { i8, u8, i16, u16, i32, u32, i64, u64, f32, f64 };
 
@@ -28,4 +28,4 @@ struct schema {
 // type).
 schema parse_schema(std::string_view text);
 
-}  // namespace bin2text
+}  // namespace sluice_tools

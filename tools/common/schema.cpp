@@ -1,10 +1,10 @@
-#include "schema.hpp"
+#include "common/schema.hpp"
 
 #include <array>
 #include <stdexcept>
 #include <utility>
 
-namespace bin2text {
+namespace sluice_tools {
 namespace {
 
 struct type_name {
@@ -67,4 +67,4 @@ schema parse_schema(std::string_view text) {
   return layout;
 }
 
-}  // namespace bin2text
+}  // namespace sluice_tools

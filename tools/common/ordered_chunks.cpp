@@ -1,4 +1,4 @@
-#include "ordered_chunks.hpp"
+#include "common/ordered_chunks.hpp"
 
 #include <algorithm>
 #include <condition_variable>
@@ -8,7 +8,7 @@
 #include <thread>
 #include <vector>
 
-namespace bin2text {
+namespace sluice_tools {
 
 char* block::room(std::size_t n) {
   if (n > capacity) {
@@ -16,6 +16,10 @@ char* block::room(std::size_t n) {
     capacity = n;
   }
   return bytes.get();
+}
+
+unsigned worker_count(unsigned asked) noexcept {
+  return asked != 0 ? asked : std::max(1u, std::thread::hardware_concurrency());
 }
 
 namespace {
@@ -175,4 +179,4 @@ void for_each_chunk_in_order(std::size_t chunks, unsigned threads, const produce
   run_pipeline(workers, chunks, nullptr, produce, consume);
 }
 
-}  // namespace bin2text
+}  // namespace sluice_tools
