@@ -29,9 +29,10 @@ std::size_t align_up(std::size_t value, std::size_t align) {
 // Where the bytes start in the buffer's memory. On AMD CPUs, 16 bytes past
 // a cache line, 1 KiB into a page: there the kernel's copy out of the page
 // cache (rep movsb, from page-aligned pages) ran 11-18% faster than into a
-// page-aligned buffer, and lines as fast (Zen 4; docs/performance.md,
-// "Where the buffer starts"). Elsewhere, and for direct's aligned reads, at
-// the page's start: Intel advises aligned destinations for rep movsb.
+// page-aligned buffer, and lines as fast (measured on one Zen 4:
+// docs/performance.md, "Where a buffer starts"). Elsewhere, and for
+// direct's aligned reads, at the page's start, which no CPU is known to
+// copy into slower.
 std::size_t copy_lead(std::size_t align) noexcept {
 #if defined(__x86_64__)
   static const bool amd = (__builtin_cpu_init(), __builtin_cpu_is("amd"));

@@ -6,7 +6,7 @@ namespace sluice::detail {
 
 // On a page: the kernel copies the buffer into page-cache pages, and ran
 // 6-8% faster on the text scenario from a page-aligned buffer than from a
-// 16-byte aligned one (docs/performance.md, "Buffers start on a page").
+// 16-byte aligned one (docs/performance.md, "Where a buffer starts").
 owned_buffer plain_flush::allocate(std::size_t size) const {
   owned_buffer fresh = allocate_buffer(size, page_size());
   fresh.capacity = size;

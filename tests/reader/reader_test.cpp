@@ -250,7 +250,7 @@ TEST_F(reader_test, the_default_buffer_reads_a_mebibyte_a_call) {
 }
 
 // The kernel copies page-cache pages into the buffer: its bytes start at
-// a set place in a page (docs/performance.md, "Where the buffer starts"),
+// a set place in a page (docs/performance.md, "Where a buffer starts"),
 // whatever the buffer's size, and after it grew for a long line.
 TEST_F(reader_test, the_buffer_starts_at_its_place_in_a_page) {
   std::uintptr_t lead = 0;
