@@ -7,13 +7,13 @@
 namespace sluice_tools {
 namespace {
 
-struct type_name {
+struct type_entry {
   std::string_view name;
   field_type type;
   std::size_t size;
 };
 
-constexpr std::array<type_name, 10> types = {{{"i8", field_type::i8, 1},
+constexpr std::array<type_entry, 10> types = {{{"i8", field_type::i8, 1},
                                               {"u8", field_type::u8, 1},
                                               {"i16", field_type::i16, 2},
                                               {"u16", field_type::u16, 2},
@@ -34,7 +34,7 @@ bool is_name(std::string_view name) {
 
 [[noreturn]] void bad(const std::string& why) { throw std::invalid_argument("bad schema: " + why); }
 
-const type_name& find_type(std::string_view name, std::string_view item) {
+const type_entry& find_type(std::string_view name, std::string_view item) {
   for (const auto& t : types)
     if (t.name == name) return t;
   bad("unknown type '" + std::string(name) + "' in '" + std::string(item) +
@@ -48,12 +48,18 @@ void add_field(schema& layout, std::string_view item) {
   if (!is_name(name)) bad("'" + std::string(name) + "' is not a name ([A-Za-z_][A-Za-z0-9_]*)");
   for (const auto& f : layout.fields)
     if (f.name == name) bad("field '" + std::string(name) + "' appears twice");
-  const type_name& type = find_type(item.substr(colon + 1), item);
+  const type_entry& type = find_type(item.substr(colon + 1), item);
   layout.fields.push_back({std::string(name), type.type, layout.record_size, type.size});
   layout.record_size += type.size;
 }
 
 }  // namespace
+
+std::string_view type_name(field_type type) noexcept {
+  for (const auto& t : types)
+    if (t.type == type) return t.name;
+  return "?";
+}
 
 schema parse_schema(std::string_view text) {
   if (text.empty()) bad("empty (expected e.g. id:i32,x:f64)");

@@ -23,6 +23,9 @@ struct schema {
   std::size_t record_size = 0;
 };
 
+// The type as --schema spells it: "i32", "f64".
+std::string_view type_name(field_type type) noexcept;
+
 // Parses "name:type,..."; throws std::invalid_argument naming what is wrong
 // (an empty schema, a field without ':', a bad or repeated name, an unknown
 // type).
