@@ -4,6 +4,10 @@
 // each becomes
 //   <r id="7" ts="1700000000259" x="123.375" y="-17.062500" flags="217"/>
 // with x to 3 decimals and y to 6, which every method writes identically.
+// A second case writes x and y in the shortest form that reads back ("{}"),
+//   <r id="7" ts="1700000000259" x="123.375" y="-17.0625" flags="217"/>
+// through the writers that have it: {fmt}'s and sluice's.
+#include <charconv>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
@@ -132,6 +136,51 @@ void run_sluice_ostream(const target& t, const shared_input& in) {
   out.close();
 }
 
+// The shortest-float case: {fmt}'s "{}" and sluice's print(x) write the
+// same text for these values (varied_record's, none an integer or tiny).
+template <class Out>
+void print_shortest_with_fmt(Out& out, const input& in) {
+  out.print("{}", head);
+  for_each_record(in, [&out](const record& r) {
+    out.print("<r id=\"{}\" ts=\"{}\" x=\"{}\" y=\"{}\" flags=\"{}\"/>\n", r.id, r.ts, r.x, r.y,
+              r.flags);
+  });
+  out.print("{}", tail);
+}
+
+#ifdef SLUICE_BENCH_HAVE_FMT
+void run_sluice_fmt_shortest(const target& t, const shared_input& in) {
+  sluice::writer out = open_writer(t);
+  out.write(head);
+  for_each_record(*in, [&out](const record& r) {
+    sluice::print(out, "<r id=\"{}\" ts=\"{}\" x=\"{}\" y=\"{}\" flags=\"{}\"/>\n", r.id, r.ts, r.x,
+                  r.y, r.flags);
+  });
+  out.write(tail);
+  finish(out, t);
+}
+#endif
+
+void run_sluice_print_shortest(const target& t, const shared_input& in) {
+  sluice::writer out = open_writer(t);
+  out.write(head);
+  for_each_record(*in, [&out](const record& r) {
+    out.write("<r id=\"");
+    out.print(r.id);
+    out.write("\" ts=\"");
+    out.print(r.ts);
+    out.write("\" x=\"");
+    out.print(r.x);
+    out.write("\" y=\"");
+    out.print(r.y);
+    out.write("\" flags=\"");
+    out.print(r.flags);
+    out.write("\"/>\n");
+  });
+  out.write(tail);
+  finish(out, t);
+}
+
 // The length of r's element (untimed: sizing the case).
 std::size_t element_size(const record& r) {
   return static_cast<std::size_t>(std::snprintf(
@@ -154,6 +203,50 @@ std::pair<shared_input, std::uint64_t> make_input(std::uint64_t requested) {
     ++in->count;
   }
   return {std::move(in), xml};
+}
+
+// The length of r's element with shortest floats (untimed: sizing the case).
+std::size_t shortest_element_size(const record& r) {
+  char text[32];
+  auto length = [&text](auto value) {
+    return static_cast<std::size_t>(std::to_chars(text, text + sizeof text, value).ptr - text);
+  };
+  constexpr std::size_t fixed_text =
+      std::string_view("<r id=\"\" ts=\"\" x=\"\" y=\"\" flags=\"\"/>\n").size();
+  return fixed_text + length(r.id) + length(r.ts) + length(r.x) + length(r.y) + length(r.flags);
+}
+
+// varied_record()s until their XML with shortest floats reaches `requested`.
+std::pair<shared_input, std::uint64_t> make_shortest_input(std::uint64_t requested) {
+  auto in = std::make_shared<input>();
+  std::uint64_t xml = head.size() + tail.size();
+  for (std::uint64_t i = 0; xml < requested; ++i) {
+    record r = varied_record(i);
+    append_record(in->bytes, r);
+    xml += shortest_element_size(r);
+    ++in->count;
+  }
+  return {std::move(in), xml};
+}
+
+bench_case make_shortest_case(std::uint64_t requested) {
+  auto [in, xml] = make_shortest_input(requested);
+  bench_case c{"convert",
+               "convert, shortest floats: " + std::to_string(in->count) + " binary records (" +
+                   format_size(in->bytes.size()) + ") to " + format_size(xml) +
+                   " of XML, x and y as \"{}\" writes them",
+               xml,
+               {},
+               {}};
+  add_fmt_peer(c, "fmt::output_file print, a record",
+               [in](auto& out, const target&) { print_shortest_with_fmt(out, *in); });
+  c.methods.push_back(
+      bind_method("sluice writer::write + print", role::sluice, run_sluice_print_shortest, in));
+#ifdef SLUICE_BENCH_HAVE_FMT
+  c.methods.push_back(bind_method("sluice::print (fmt bridge), a record", role::sluice,
+                                  run_sluice_fmt_shortest, in));
+#endif
+  return c;
 }
 
 }  // namespace
@@ -179,7 +272,10 @@ std::vector<bench_case> make_convert(std::uint64_t requested) {
 #endif
   c.methods.push_back(
       bind_method("sluice::ostream <<, a record", role::sluice, run_sluice_ostream, in));
-  return {std::move(c)};
+  std::vector<bench_case> cases;
+  cases.push_back(std::move(c));
+  cases.push_back(make_shortest_case(requested));
+  return cases;
 }
 
 }  // namespace sluice::bench

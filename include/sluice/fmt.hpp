@@ -9,30 +9,38 @@
 // sluice::print(out, "{} {:.3f}\n", name, value) formats like fmt::print:
 // the format string is checked at compile time (a mistake is a compile
 // error), and the bytes are exactly those fmt::output_file would write for
-// the same call. {fmt} formats each call once, into a stack buffer of 500
-// bytes (a longer text moves to the heap), and print copies the text into
-// the writer's buffer; a text longer than the whole buffer goes out through
-// write() without that copy (the buffer does not grow). Each argument is
-// formatted once, so one that can be read only once (a join over an input
-// iterator) loses nothing.
+// the same call (tests/text/fmt_test.cpp compares them).
 //
-// Floating point: a float or double whose spec is ".<precision>f" or
-// ".<precision>e" and nothing else ("{:.3f}", "{:.6e}"; no fill, align,
-// sign, '#', '0', width or 'L'), with a precision up to 200 for f and 496
-// for e (a float: 470 and 496), is written by sluice's own float code, that
-// of writer::print(value, sluice::fixed(3)) (exact integer arithmetic for f
-// up to 9 decimals, else std::to_chars), instead of {fmt}'s, which costs
-// several times as much for these specs. The bytes are the same, since both
-// write the exact binary value rounded correctly, ties to even
-// (tests/text/fmt_test.cpp compares them). Every other spec goes to {fmt}'s own
-// formatter unchanged. (To tell the specs apart, floats reach {fmt} as a
-// sluice type, which costs it a little more when it formats them itself;
-// print does that only for a format string with a '.' in it.)
+// Cost: most format strings are written without {fmt} formatting anything.
+// Where every replacement field is "{}" (or "{0}") of an integer of up to 64
+// bits, a bool, a char, a float, a double or a string (std::string,
+// std::string_view, a C string), or ".<precision>f" / ".<precision>e" of a
+// float or double (precision up to 200 for f, 496 for e), print cuts the
+// string into its pieces at compile time and writes each straight into the
+// writer's buffer: the text between fields is copied, integers and bools
+// are written as writer::print writes them, floats by sluice's own code:
+// the shortest digits that read back (std::to_chars) laid out as {fmt}'s
+// "{}" lays them out (fixed notation for decimal exponents from -4 to 15,
+// to 6 for a float since {fmt} 10; "1e+16" beyond), and fixed or scientific
+// as writer::print(value, sluice::fixed(3)) writes them (exact integer
+// arithmetic for f up to 9 decimals, else std::to_chars), rounding the
+// exact binary value correctly, ties to even, as {fmt} does. No format
+// string is parsed at run time and no text is copied twice. (A writer whose
+// buffer is under 64 bytes takes the other way, so that it never grows.)
+// Any other format string ("{:>10}", "{:x}", a named argument, a type with a
+// formatter of its own, fmt::runtime(text)) is formatted by {fmt} once, into
+// a stack buffer of 500 bytes (a longer text moves to the heap), and print
+// copies the text into the writer's buffer; a text longer than the whole
+// buffer goes out through write() without that copy (the buffer does not
+// grow). Its float fields with the specs above are still sluice's, the
+// others {fmt}'s. Each argument is formatted once, so one that can be read
+// only once (a join over an input iterator) loses nothing.
 //
 // Errors: the writer's (see <sluice/writer.hpp>): a write that fails throws
 // and sticks, and no byte is dropped silently (unlike fmt::output_file, which
 // loses bytes on a short write). A formatter that throws leaves the writer
-// with nothing of that call written.
+// with nothing of that call written; so does a null C string, which {fmt}
+// refuses with fmt::format_error.
 //
 // Example:
 //   #include <sluice/fmt.hpp>
@@ -41,12 +49,16 @@
 //   out.close();
 #pragma once
 
-#include <fmt/compile.h>
 #include <fmt/format.h>
 
+#include <array>
+#include <concepts>
 #include <cstddef>
 #include <iterator>
+#include <span>
+#include <string>
 #include <string_view>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -55,6 +67,16 @@
 
 namespace sluice {
 namespace detail {
+
+// {fmt}'s "{}" writes a float or double in fixed notation when its decimal
+// exponent is in [-4, fmt_fixed_below<T>): 16, and for float 7 since {fmt}
+// 10 (min(16, digits10 + 1)).
+// The most characters sluice writes for a float field of print's: the
+// precisions it takes are those whose float_room() fits.
+inline constexpr std::size_t fmt_float_room = 512;
+
+template <class T>
+inline constexpr int fmt_fixed_below = std::is_same_v<T, float>&& FMT_VERSION >= 100000 ? 7 : 16;
 
 // A float or double on its way to {fmt}, so that its formatter below, not
 // {fmt}'s own, sees the format spec.
@@ -92,34 +114,220 @@ void print_args(writer& out, fmt::string_view format, Args&&... args) {
 }
 
 template <class T>
-constexpr bool is_float_or_double =
-    std::is_same_v<std::remove_cvref_t<T>, float> || std::is_same_v<std::remove_cvref_t<T>, double>;
+concept float_or_double = std::same_as<T, float> || std::same_as<T, double>;
+
+// The arguments print writes itself for "{}", with the bytes {fmt} would:
+// integers of up to 64 bits (not bool or the character types), bool, char,
+// float, double, and strings (std::string, std::string_view, a C string).
+template <class T>
+concept direct_argument =
+    (text_integer<T> && sizeof(T) <= 8) || float_or_double<T> || std::same_as<T, bool> ||
+    std::same_as<T, char> || std::same_as<T, std::string> || std::same_as<T, std::string_view> ||
+    std::same_as<T, const char*> || std::same_as<T, char*>;
+
+// A replacement field of a compiled format: the argument and how it is
+// written ("{}", or a float's ".<precision>f" / ".<precision>e"), after the
+// literal text before it ("{{" and "}}" end a piece of text without a field).
+struct format_piece {
+  enum kind : unsigned char { text_only, plain, fixed, scientific };
+  unsigned short text_begin = 0, text_size = 0;
+  unsigned char argument = 0;
+  kind how = text_only;
+  unsigned short precision = 0;
+};
+
+// A format string of print's, checked by {fmt} at compile time, and, where
+// every field is one print writes itself ("{}", "{0}", "{:.3f}", "{1:.6e}"
+// of the arguments above, the precisions as the float formatter below
+// takes them) and there are at most max_pieces pieces, cut into pieces at
+// compile time too, so that print writes it without parsing it.
+template <class... Args>
+class print_format {
+ public:
+  static constexpr std::size_t max_pieces = 24;
+
+  template <class S>
+  requires std::is_convertible_v<const S&, std::string_view>
+  consteval print_format(const S& text) : checked_(text) {
+    compiled_ = cut(std::string_view(text));
+  }
+  // A format string checked already, passed on by a function of the
+  // caller's that takes one (fmt::format_string<T...>): not cut.
+  print_format(fmt::format_string<Args...> checked) : checked_(checked) {}
+  // fmt::runtime(text): checked by {fmt} as it formats, never cut.
+  print_format(decltype(fmt::runtime(std::string_view())) text) : checked_(text) {}
+
+  constexpr fmt::string_view text() const noexcept { return checked_; }
+  constexpr bool compiled() const noexcept { return compiled_; }
+  constexpr std::span<const format_piece> pieces() const noexcept {
+    return {pieces_.data(), count_};
+  }
+
+ private:
+  using argument_types = std::tuple<std::decay_t<Args>...>;
+
+  consteval bool add(format_piece piece) {
+    if (count_ == max_pieces) return false;
+    pieces_[count_++] = piece;
+    return true;
+  }
+
+  // Whether argument `index` can be written as `how` says.
+  template <std::size_t... I>
+  static consteval bool takes(std::size_t index, format_piece::kind how,
+                              std::index_sequence<I...>) {
+    bool ok = false;
+    ((index == I &&
+      (ok = how == format_piece::plain ? direct_argument<std::tuple_element_t<I, argument_types>>
+                                       : float_or_double<std::tuple_element_t<I, argument_types>>)),
+     ...);
+    return ok;
+  }
+
+  // The field's spec from `at` (just past the argument's number, at ':' or
+  // '}'), into `piece`; the index just past its '}', or 0 if print does not
+  // write it itself.
+  static consteval std::size_t read_spec(std::string_view text, std::size_t at,
+                                         format_piece& piece) {
+    if (text[at] == ':') ++at;
+    if (text[at] == '}') {
+      piece.how = format_piece::plain;
+      return at + 1;
+    }
+    if (text[at++] != '.') return 0;
+    std::size_t digits = at;
+    unsigned precision = 0;
+    while (at < text.size() && text[at] >= '0' && text[at] <= '9' && at - digits < 3)
+      precision = precision * 10 + static_cast<unsigned>(text[at++] - '0');
+    if (at == digits || at + 1 >= text.size() || text[at + 1] != '}') return 0;
+    // The precisions the float formatter below writes for both types.
+    if (text[at] == 'f' && precision <= 200) piece.how = format_piece::fixed;
+    if (text[at] == 'e' && precision <= 496) piece.how = format_piece::scientific;
+    if (piece.how == format_piece::text_only) return 0;
+    piece.precision = static_cast<unsigned short>(precision);
+    return at + 2;
+  }
+
+  // Cuts `text` (which {fmt} has checked) into pieces_; false if print
+  // leaves it to {fmt}.
+  consteval bool cut(std::string_view text) {
+    if (text.size() > 0xffff) return false;
+    std::size_t begin = 0, next_argument = 0;
+    for (std::size_t i = 0; i < text.size();) {
+      auto piece = format_piece{static_cast<unsigned short>(begin), 0, 0};
+      if ((text[i] == '{' && text[i + 1] == '{') || text[i] == '}') {  // "{{" or "}}"
+        piece.text_size = static_cast<unsigned short>(i + 1 - begin);
+        if (!add(piece)) return false;
+        begin = i += 2;
+        continue;
+      }
+      if (text[i] != '{') {
+        ++i;
+        continue;
+      }
+      piece.text_size = static_cast<unsigned short>(i - begin);
+      std::size_t at = i + 1, index = next_argument++;
+      if (text[at] >= '0' && text[at] <= '9') {
+        for (index = 0; text[at] >= '0' && text[at] <= '9'; ++at)
+          index = index * 10 + static_cast<std::size_t>(text[at] - '0');
+      }
+      at = read_spec(text, at, piece);
+      if (at == 0 || index >= sizeof...(Args) ||
+          !takes(index, piece.how, std::index_sequence_for<Args...>{}))
+        return false;
+      piece.argument = static_cast<unsigned char>(index);
+      if (!add(piece)) return false;
+      begin = i = at;
+    }
+    return begin == text.size() || add({static_cast<unsigned short>(begin),
+                                        static_cast<unsigned short>(text.size() - begin), 0});
+  }
+
+  fmt::format_string<Args...> checked_;
+  std::array<format_piece, max_pieces> pieces_{};
+  std::size_t count_ = 0;
+  bool compiled_ = false;
+};
+
+// The smallest writer buffer print writes a compiled format into: one that
+// holds every integer's and every shortest float's text, which are made in
+// place, so that the buffer never grows (a smaller one gets {fmt}'s text).
+inline constexpr std::size_t compiled_print_buffer = 64;
+
+// Writes `value` for a field of a compiled format, as {fmt} would: a
+// number made in the writer's buffer (which holds compiled_print_buffer
+// bytes or more), a fixed or scientific float on the stack and copied.
+template <class T>
+void print_field(writer& out, const format_piece& piece, const T& value) {
+  if constexpr (float_or_double<T>) {
+    if (piece.how == format_piece::plain) {
+      auto room = out.reserve(shortest_fmt_room);
+      return out.commit(format_shortest_fmt(room.data(), value, fmt_fixed_below<T>));
+    }
+    char text[fmt_float_room];
+    std::size_t size =
+        format_floating(text, value,
+                        piece.how == format_piece::fixed ? sluice::fixed(piece.precision)
+                                                         : sluice::scientific(piece.precision));
+    out.write(std::string_view(text, size));
+  } else if constexpr (std::is_convertible_v<const T&, std::string_view>) {
+    out.write(std::string_view(value));
+  } else if constexpr (std::same_as<T, char>) {
+    out.put(value);
+  } else {
+    out.print(value);  // an integer, or a bool as "true" or "false"
+  }
+}
+
+template <class Format, std::size_t... I, class... Args>
+void print_pieces(writer& out, const Format& format, std::index_sequence<I...>,
+                  const Args&... args) {
+  const char* text = format.text().data();
+  for (const format_piece& piece : format.pieces()) {
+    out.write(std::string_view(text + piece.text_begin, piece.text_size));
+    if (piece.how != format_piece::text_only)
+      ((piece.argument == I ? print_field(out, piece, args) : void()), ...);
+  }
+}
+
+// Whether no argument is a null C string, which {fmt} refuses (throws).
+template <class... Args>
+bool no_null_strings(const Args&... args) {
+  auto non_null = [](const auto& arg) {
+    if constexpr (std::is_pointer_v<std::decay_t<decltype(arg)>>)
+      return arg != nullptr;
+    else
+      return true;
+  };
+  return (non_null(args) && ...);
+}
 
 }  // namespace detail
 
-// Writes fmt::format(format, args...) to `out`. Cost: one formatting pass
-// into a stack buffer and one copy of the text into the writer's buffer.
+// Writes fmt::format(format, args...) to `out`. Cost: a format string cut at
+// compile time (see "Cost" above) is written piece by piece straight into
+// the writer's buffer; any other, one formatting pass by {fmt} into a stack
+// buffer and one copy of the text into the writer's buffer.
 template <class... Args>
-void print(writer& out, fmt::format_string<Args...> format, Args&&... args) {
-  fmt::string_view text = format;
-  // Floats wrapped only for a format with a '.', as in "{:.3f}": a wrapped
-  // float that {fmt} formats after all ("{}") costs it a little more.
-  if constexpr ((detail::is_float_or_double<Args> || ...))
-    if (std::string_view(text.data(), text.size()).find('.') != std::string_view::npos)
-      return detail::print_args(out, text, detail::fmt_arg(args)...);
-  detail::print_args(out, text, args...);
+void print(writer& out, detail::print_format<std::type_identity_t<Args>...> format,
+           Args&&... args) {
+  if constexpr ((detail::direct_argument<std::decay_t<Args>> && ...))
+    if (format.compiled() && out.buffer_size() >= detail::compiled_print_buffer &&
+        detail::no_null_strings(args...))
+      return detail::print_pieces(out, format, std::index_sequence_for<Args...>{}, args...);
+  detail::print_args(out, format.text(), detail::fmt_arg(args)...);
 }
 
 }  // namespace sluice
 
-// Formats a float or double that sluice::print passes on: the specs
-// ".<precision>f" and ".<precision>e" alone with sluice::detail::
-// format_floating, an empty spec ("{}") as {fmt} formats a plain float, any
-// other spec with {fmt}'s own formatter (see "Floating point" above).
+// Formats a float or double that sluice::print passes on to {fmt}: the
+// specs ".<precision>f" and ".<precision>e" alone with sluice::detail::
+// format_floating, an empty spec ("{}") with format_shortest_fmt, any other
+// spec with {fmt}'s own formatter (see "Cost" above).
 template <class T>
 struct fmt::formatter<sluice::detail::fmt_floating<T>> {
   // Text of at most float_room() characters is made here.
-  static constexpr std::size_t room = 512;
+  static constexpr std::size_t room = sluice::detail::fmt_float_room;
 
   enum { by_fmt, plain, by_sluice } how = by_fmt;
   sluice::float_format sluice_format{};
@@ -147,7 +355,12 @@ struct fmt::formatter<sluice::detail::fmt_floating<T>> {
 
   template <class FormatContext>
   auto format(const sluice::detail::fmt_floating<T>& arg, FormatContext& ctx) const {
-    if (how == plain) return fmt::format_to(ctx.out(), FMT_COMPILE("{}"), arg.value);
+    if (how == plain) {
+      char text[sluice::detail::shortest_fmt_room];
+      auto size =
+          sluice::detail::format_shortest_fmt(text, arg.value, sluice::detail::fmt_fixed_below<T>);
+      return fmt::formatter<fmt::string_view>().format(fmt::string_view(text, size), ctx);
+    }
     if (how == by_fmt) return fmt_formatter.format(arg.value, ctx);
     char text[room];
     auto size = sluice::detail::format_floating(text, arg.value, sluice_format);

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <string_view>
 
 #include "sluice/writer.hpp"
 
@@ -132,7 +133,67 @@ std::size_t format_floating_as(char* text, T value, const float_format& format) 
   return apply_padding(text, static_cast<std::size_t>(end - text), padded);
 }
 
+// The significand's digits, `lead` and then `rest`, laid out in fixed
+// notation for a decimal exponent in [-4, 16]: "123.45", "1200", "0.00012".
+char* lay_out_fixed(char* text, char lead, std::string_view rest, int exponent) noexcept {
+  if (exponent < 0) {
+    std::memcpy(text, "0.0000", static_cast<std::size_t>(1 - exponent));
+    text += 1 - exponent;
+    *text++ = lead;
+    std::memcpy(text, rest.data(), rest.size());
+    return text + rest.size();
+  }
+  *text++ = lead;
+  auto whole = static_cast<std::size_t>(exponent);  // digits of the integer part after lead
+  if (rest.size() <= whole) {
+    std::memcpy(text, rest.data(), rest.size());
+    std::memset(text + rest.size(), '0', whole - rest.size());
+    return text + whole;
+  }
+  std::memcpy(text, rest.data(), whole);
+  text[whole] = '.';
+  std::memcpy(text + whole + 1, rest.data() + whole, rest.size() - whole);
+  return text + rest.size() + 1;
+}
+
+template <class T>
+std::size_t format_shortest_fmt_as(char* text, T value, int fixed_below) noexcept {
+  // "-1.2345e+02" ("e+308": three exponent digits), or inf or nan: no 'e'.
+  char scientific[shortest_fmt_room];
+  char* end = std::to_chars(scientific, scientific + sizeof scientific, value,
+                            std::chars_format::scientific)
+                  .ptr;
+  auto size = static_cast<std::size_t>(end - scientific);
+  std::size_t exponent_digits = size >= 5 && end[-4] == 'e'   ? 2
+                                : size >= 6 && end[-5] == 'e' ? 3
+                                                              : 0;
+  int exponent = 0;
+  for (const char* digit = end - exponent_digits; digit != end; ++digit)
+    exponent = exponent * 10 + (*digit - '0');
+  if (exponent_digits != 0 && end[-static_cast<std::ptrdiff_t>(exponent_digits) - 1] == '-')
+    exponent = -exponent;
+  if (exponent_digits == 0 || exponent < -4 || exponent >= fixed_below) {
+    std::memcpy(text, scientific, size);  // as it is: inf, nan, 1e+16
+    return size;
+  }
+  char* out = text;
+  const char* first = scientific;
+  if (*first == '-') *out++ = *first++;
+  const char* mark = end - exponent_digits - 2;  // the 'e'
+  std::string_view rest =
+      first[1] == '.' ? std::string_view(first + 2, static_cast<std::size_t>(mark - first - 2))
+                      : std::string_view();
+  return static_cast<std::size_t>(lay_out_fixed(out, *first, rest, exponent) - text);
+}
+
 }  // namespace
+
+std::size_t format_shortest_fmt(char* text, double value, int fixed_below) noexcept {
+  return format_shortest_fmt_as(text, value, fixed_below);
+}
+std::size_t format_shortest_fmt(char* text, float value, int fixed_below) noexcept {
+  return format_shortest_fmt_as(text, value, fixed_below);
+}
 
 std::size_t apply_padding(char* text, std::size_t size, const padding& pad) noexcept {
   if (size >= pad.width) return size;

@@ -15,6 +15,7 @@
 #include <sluice/sluice.hpp>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "support/fake_sys.hpp"
@@ -298,6 +299,122 @@ TEST_F(fmt_test, automatic_argument_numbers_reach_the_same_bytes) {
   out.close();
   EXPECT_EQ(read_all(dir / "a"),
             fmt::format("{:.3f} {} {:.2e} {:>9.1f}\n", 2.0625, 7, 1234.5f, -0.25));
+}
+
+}  // namespace
+
+namespace {
+
+// Every field print cuts at compile time and writes itself: "{}" of each
+// argument kind, explicit argument numbers, "{{" and "}}", floats' "{}",
+// ".<precision>f" and ".<precision>e".
+#define COMPILED_FORMAT \
+  "{{{0}}} {0} {0:} {0:.3f} {0:.0e} {0:.17e} [{1}|{2}|{3}|{4}|{5}|{6}|{7}|{8}] }}{{\n"
+
+TEST_F(fmt_test, compiled_formats_same_bytes_as_fmt) {
+  std::string text = "a std::string";
+  std::string_view view = "a view";
+  char buffer[] = "a char array";
+  const char* c_string = "a C string";
+  auto args = [&](auto value) {
+    return std::make_tuple(value, text, view, buffer, c_string, 'q', true,
+                           std::numeric_limits<std::int8_t>::min(),
+                           std::numeric_limits<std::uint64_t>::max());
+  };
+  expect_same_lines(
+      dir / "d", floating_values<double>(20000),
+      [&](sluice::writer& out, double v) {
+        std::apply([&](auto&&... a) { sluice::print(out, COMPILED_FORMAT, a...); }, args(v));
+      },
+      [&](double v) {
+        return std::apply([](auto&&... a) { return fmt::format(COMPILED_FORMAT, a...); }, args(v));
+      });
+  expect_same_lines(
+      dir / "f", floating_values<float>(20000),
+      [&](sluice::writer& out, float v) {
+        std::apply([&](auto&&... a) { sluice::print(out, COMPILED_FORMAT, a...); }, args(v));
+      },
+      [&](float v) {
+        return std::apply([](auto&&... a) { return fmt::format(COMPILED_FORMAT, a...); }, args(v));
+      });
+}
+
+// Doubles and floats at every decimal exponent around where {fmt}'s "{}"
+// turns from fixed notation to exponent form, both ways.
+TEST_F(fmt_test, shortest_floats_change_notation_where_fmt_does) {
+  std::vector<double> doubles;
+  std::vector<float> floats;
+  for (int exponent = -8; exponent <= 20; ++exponent)
+    for (double digits : {1.0, 1.5, 9.999, 1.2345678901234567, 123456789.0}) {
+      doubles.push_back(digits * std::pow(10.0, exponent));
+      floats.push_back(static_cast<float>(digits * std::pow(10.0, exponent)));
+    }
+  expect_same_lines(
+      dir / "d", doubles, [](sluice::writer& out, double v) { sluice::print(out, "{}\n", v); },
+      [](double v) { return fmt::format("{}\n", v); });
+  expect_same_lines(
+      dir / "f", floats, [](sluice::writer& out, float v) { sluice::print(out, "{}\n", v); },
+      [](float v) { return fmt::format("{}\n", v); });
+}
+
+TEST(fmt_bridge, cuts_at_compile_time_only_the_fields_it_writes_itself) {
+  using sluice::detail::print_format;
+  constexpr print_format<int, double, const char*> compiled("{} {:.3f} {{{}}}");
+  static_assert(compiled.compiled());
+  ASSERT_EQ(compiled.pieces().size(), 5u);  // "", " ", " {" + "{" ... and the last "}"
+  EXPECT_EQ(compiled.pieces()[1].how, sluice::detail::format_piece::fixed);
+  EXPECT_EQ(compiled.pieces()[1].precision, 3);
+  EXPECT_TRUE((print_format<double, int>("{1}{0:.6e}").compiled()));
+  EXPECT_TRUE(print_format<>("no fields").compiled());
+  EXPECT_TRUE(print_format<>("").compiled());
+  // Specs, names and types left to {fmt}.
+  EXPECT_FALSE(print_format<int>("{:>5}").compiled());
+  EXPECT_FALSE(print_format<double>("{:.3g}").compiled());
+  EXPECT_FALSE(print_format<double>("{:.201f}").compiled());
+  EXPECT_FALSE((print_format<double, int>("{:.{}f}").compiled()));
+  EXPECT_FALSE(print_format<decltype(fmt::arg("n", 1))>("{n}").compiled());
+  EXPECT_FALSE(print_format<const void*>("{}").compiled());
+  EXPECT_FALSE(print_format<counted_text>("{}").compiled());
+  EXPECT_FALSE(print_format<long double>("{}").compiled());
+  // More pieces than it holds.
+  EXPECT_FALSE((print_format<int>("{0}{0}{0}{0}{0}{0}{0}{0}{0}{0}{0}{0}{0}{0}{0}{0}{0}{0}{0}{0}"
+                                  "{0}{0}{0}{0}{0}")
+                    .compiled()));
+}
+
+TEST_F(fmt_test, a_null_c_string_is_refused_as_fmt_refuses_it_with_nothing_written) {
+  sluice::writer out(dir / "n");
+  const char* null = nullptr;
+  out.write("kept\n");
+  EXPECT_THROW(sluice::print(out, "before {} after\n", null), fmt::format_error);
+  out.close();
+  EXPECT_EQ(read_all(dir / "n"), "kept\n");
+}
+
+TEST_F(fmt_test, a_runtime_format_string_reaches_the_same_bytes) {
+  sluice::writer out(dir / "r");
+  std::string format = "{} and {:.2f}\n";
+  sluice::print(out, fmt::runtime(format), 7, 0.125);
+  out.close();
+  EXPECT_EQ(read_all(dir / "r"), "7 and 0.12\n");
+}
+
+}  // namespace
+
+namespace {
+
+// A caller's own function that passes its checked format string on.
+template <class... Args>
+void log_line(sluice::writer& out, fmt::format_string<Args...> format, Args&&... args) {
+  sluice::print(out, format, std::forward<Args>(args)...);
+  out.put('\n');
+}
+
+TEST_F(fmt_test, a_format_string_passed_on_reaches_the_same_bytes) {
+  sluice::writer out(dir / "p");
+  log_line(out, "{} of {:.1f}", 3, 9.25);
+  out.close();
+  EXPECT_EQ(read_all(dir / "p"), "3 of 9.2\n");
 }
 
 }  // namespace
