@@ -25,8 +25,9 @@
 // as writer::print(value, sluice::fixed(3)) writes them (exact integer
 // arithmetic for f up to 9 decimals, else std::to_chars), rounding the
 // exact binary value correctly, ties to even, as {fmt} does. No format
-// string is parsed at run time and no text is copied twice. (A writer whose
-// buffer is under 64 bytes takes the other way, so that it never grows.)
+// string is parsed at run time and no text is copied twice. (A call whose
+// text could be longer than the writer's whole buffer, a long string or a
+// tiny buffer, takes the other way, so that the buffer never grows.)
 // Any other format string ("{:>10}", "{:x}", a named argument, a type with a
 // formatter of its own, fmt::runtime(text)) is formatted by {fmt} once, into
 // a stack buffer of 500 bytes (a longer text moves to the heap), and print
@@ -52,9 +53,12 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <charconv>
 #include <concepts>
 #include <cstddef>
+#include <cstring>
 #include <iterator>
+#include <limits>
 #include <span>
 #include <string>
 #include <string_view>
@@ -136,6 +140,36 @@ struct format_piece {
   unsigned short precision = 0;
 };
 
+// The most characters print writes for a field `piece` of a T, or -1 if it
+// leaves that to {fmt}; a string's are counted as print is called (0).
+template <class T>
+consteval long field_room(const format_piece& piece) {
+  if (piece.how != format_piece::plain) {
+    if constexpr (float_or_double<T>)
+      return static_cast<long>(float_room(piece.how == format_piece::fixed
+                                              ? sluice::fixed(piece.precision)
+                                              : sluice::scientific(piece.precision),
+                                          std::same_as<T, double>));
+    return -1;
+  }
+  if constexpr (!direct_argument<T>) return -1;
+  if constexpr (float_or_double<T>) return static_cast<long>(shortest_fmt_room);
+  if constexpr (std::is_convertible_v<const T&, std::string_view>) return 0;
+  if constexpr (std::same_as<T, char>) return 1;
+  if constexpr (std::same_as<T, bool>) return 5;
+  if constexpr (text_integer<T>) return std::numeric_limits<T>::digits10 + 2;
+  return -1;
+}
+
+// The characters of a string argument, 0 for any other.
+template <class T>
+std::size_t string_room(const T& value) noexcept {
+  if constexpr (std::is_convertible_v<const T&, std::string_view>)
+    return std::string_view(value).size();
+  else
+    return 0;
+}
+
 // A format string of print's, checked by {fmt} at compile time, and, where
 // every field is one print writes itself ("{}", "{0}", "{:.3f}", "{1:.6e}"
 // of the arguments above, the precisions as the float formatter below
@@ -162,9 +196,19 @@ class print_format {
   constexpr std::span<const format_piece> pieces() const noexcept {
     return {pieces_.data(), count_};
   }
+  // The most characters print writes for it, given the arguments.
+  template <class... Values>
+  std::size_t room(const Values&... values) const noexcept {
+    return room_of_strings(std::index_sequence_for<Values...>{}, values...);
+  }
 
  private:
   using argument_types = std::tuple<std::decay_t<Args>...>;
+
+  template <std::size_t... I, class... Values>
+  std::size_t room_of_strings(std::index_sequence<I...>, const Values&... values) const noexcept {
+    return (room_ + ... + (uses_[I] * string_room(values)));
+  }
 
   consteval bool add(format_piece piece) {
     if (count_ == max_pieces) return false;
@@ -172,16 +216,15 @@ class print_format {
     return true;
   }
 
-  // Whether argument `index` can be written as `how` says.
+  // The most characters argument `index` takes written as `piece` says
+  // (a string's are counted as print is called: 0 here), or -1 if print
+  // does not write it so itself.
   template <std::size_t... I>
-  static consteval bool takes(std::size_t index, format_piece::kind how,
-                              std::index_sequence<I...>) {
-    bool ok = false;
-    ((index == I &&
-      (ok = how == format_piece::plain ? direct_argument<std::tuple_element_t<I, argument_types>>
-                                       : float_or_double<std::tuple_element_t<I, argument_types>>)),
-     ...);
-    return ok;
+  static consteval long room_of(std::size_t index, const format_piece& piece,
+                                std::index_sequence<I...>) {
+    long room = -1;
+    ((index == I && (room = field_room<std::tuple_element_t<I, argument_types>>(piece))), ...);
+    return room;
   }
 
   // The field's spec from `at` (just past the argument's number, at ':' or
@@ -212,6 +255,7 @@ class print_format {
   // leaves it to {fmt}.
   consteval bool cut(std::string_view text) {
     if (text.size() > 0xffff) return false;
+    room_ = text.size();
     std::size_t begin = 0, next_argument = 0;
     for (std::size_t i = 0; i < text.size();) {
       auto piece = format_piece{static_cast<unsigned short>(begin), 0, 0};
@@ -232,9 +276,11 @@ class print_format {
           index = index * 10 + static_cast<std::size_t>(text[at] - '0');
       }
       at = read_spec(text, at, piece);
-      if (at == 0 || index >= sizeof...(Args) ||
-          !takes(index, piece.how, std::index_sequence_for<Args...>{}))
-        return false;
+      if (at == 0 || index >= sizeof...(Args)) return false;
+      long room = room_of(index, piece, std::index_sequence_for<Args...>{});
+      if (room < 0) return false;
+      room_ += static_cast<std::size_t>(room);
+      ++uses_[index];
       piece.argument = static_cast<unsigned char>(index);
       if (!add(piece)) return false;
       begin = i = at;
@@ -247,47 +293,65 @@ class print_format {
   std::array<format_piece, max_pieces> pieces_{};
   std::size_t count_ = 0;
   bool compiled_ = false;
+  std::size_t room_ = 0;  // the most characters of the text and the fields, strings aside
+  std::array<unsigned char, sizeof...(Args) + 1> uses_{};  // fields per argument
 };
 
-// The smallest writer buffer print writes a compiled format into: one that
-// holds every integer's and every shortest float's text, which are made in
-// place, so that the buffer never grows (a smaller one gets {fmt}'s text).
-inline constexpr std::size_t compiled_print_buffer = 64;
-
-// Writes `value` for a field of a compiled format, as {fmt} would: a
-// number made in the writer's buffer (which holds compiled_print_buffer
-// bytes or more), a fixed or scientific float on the stack and copied.
+// Writes `value` at `at` for a field of a compiled format, as {fmt} would
+// (in at most field_room<T>(piece) characters, or a string's own size);
+// returns the end of its text.
 template <class T>
-void print_field(writer& out, const format_piece& piece, const T& value) {
+char* print_field(char* at, const format_piece& piece, const T& value) noexcept {
   if constexpr (float_or_double<T>) {
-    if (piece.how == format_piece::plain) {
-      auto room = out.reserve(shortest_fmt_room);
-      return out.commit(format_shortest_fmt(room.data(), value, fmt_fixed_below<T>));
-    }
-    char text[fmt_float_room];
-    std::size_t size =
-        format_floating(text, value,
-                        piece.how == format_piece::fixed ? sluice::fixed(piece.precision)
-                                                         : sluice::scientific(piece.precision));
-    out.write(std::string_view(text, size));
+    if (piece.how == format_piece::plain)
+      return at + format_shortest_fmt(at, value, fmt_fixed_below<T>);
+    return at + format_floating(at, value,
+                                piece.how == format_piece::fixed
+                                    ? sluice::fixed(piece.precision)
+                                    : sluice::scientific(piece.precision));
   } else if constexpr (std::is_convertible_v<const T&, std::string_view>) {
-    out.write(std::string_view(value));
+    std::string_view text(value);
+    std::memcpy(at, text.data(), text.size());
+    return at + text.size();
   } else if constexpr (std::same_as<T, char>) {
-    out.put(value);
+    *at = value;
+    return at + 1;
+  } else if constexpr (std::same_as<T, bool>) {
+    std::memcpy(at, value ? "true" : "false", 5);
+    return at + (value ? 4 : 5);
   } else {
-    out.print(value);  // an integer, or a bool as "true" or "false"
+    return std::to_chars(at, at + std::numeric_limits<T>::digits10 + 2, value).ptr;
   }
 }
 
-template <class Format, std::size_t... I, class... Args>
-void print_pieces(writer& out, const Format& format, std::index_sequence<I...>,
-                  const Args&... args) {
-  const char* text = format.text().data();
-  for (const format_piece& piece : format.pieces()) {
-    out.write(std::string_view(text + piece.text_begin, piece.text_size));
-    if (piece.how != format_piece::text_only)
-      ((piece.argument == I ? print_field(out, piece, args) : void()), ...);
+// Copies `size` bytes of a format string's text: a few moves for the short
+// pieces between fields, rather than a call.
+inline char* copy_text(char* to, const char* from, std::size_t size) noexcept {
+  if (size >= 8 && size <= 16) {
+    std::memcpy(to, from, 8);
+    std::memcpy(to + size - 8, from + size - 8, 8);
+  } else if (size >= 4 && size < 8) {
+    std::memcpy(to, from, 4);
+    std::memcpy(to + size - 4, from + size - 4, 4);
+  } else if (size != 0) {
+    std::memcpy(to, from, size);
   }
+  return to + size;
+}
+
+// Writes a compiled format's pieces and fields into `room` (as much as
+// format.room(args...) says); returns the length.
+template <class Format, std::size_t... I, class... Args>
+std::size_t print_pieces(char* room, const Format& format, std::index_sequence<I...>,
+                         const Args&... args) noexcept {
+  const char* text = format.text().data();
+  char* at = room;
+  for (const format_piece& piece : format.pieces()) {
+    at = copy_text(at, text + piece.text_begin, piece.text_size);
+    if (piece.how != format_piece::text_only)
+      ((piece.argument == I ? void(at = print_field(at, piece, args)) : void()), ...);
+  }
+  return static_cast<std::size_t>(at - room);
 }
 
 // Whether no argument is a null C string, which {fmt} refuses (throws).
@@ -305,16 +369,23 @@ bool no_null_strings(const Args&... args) {
 }  // namespace detail
 
 // Writes fmt::format(format, args...) to `out`. Cost: a format string cut at
-// compile time (see "Cost" above) is written piece by piece straight into
-// the writer's buffer; any other, one formatting pass by {fmt} into a stack
-// buffer and one copy of the text into the writer's buffer.
+// compile time (see "Cost" above) is written straight into the writer's
+// buffer, given room for its longest text (when that fits in the buffer);
+// any other, one formatting pass by {fmt} into a stack buffer and one copy
+// of the text into the writer's buffer.
 template <class... Args>
 void print(writer& out, detail::print_format<std::type_identity_t<Args>...> format,
            Args&&... args) {
-  if constexpr ((detail::direct_argument<std::decay_t<Args>> && ...))
-    if (format.compiled() && out.buffer_size() >= detail::compiled_print_buffer &&
-        detail::no_null_strings(args...))
-      return detail::print_pieces(out, format, std::index_sequence_for<Args...>{}, args...);
+  if constexpr ((detail::direct_argument<std::decay_t<Args>> && ...)) {
+    if (format.compiled() && detail::no_null_strings(args...)) {
+      std::size_t room = format.room(args...);
+      if (room <= out.buffer_size()) {
+        auto text = out.reserve(room);
+        return out.commit(
+            detail::print_pieces(text.data(), format, std::index_sequence_for<Args...>{}, args...));
+      }
+    }
+  }
   detail::print_args(out, format.text(), detail::fmt_arg(args)...);
 }
 

@@ -176,7 +176,16 @@ std::size_t format_integer(char* text, T value, const int_format& format) noexce
 }
 
 // The most characters print(double or float, format) writes before padding.
-std::size_t float_room(const float_format& format, bool is_double) noexcept;
+constexpr std::size_t float_room(const float_format& format, bool is_double) noexcept {
+  auto precision = static_cast<std::size_t>(format.precision < 0 ? 0 : format.precision);
+  switch (format.style) {
+    case float_style::fixed: return (is_double ? 312 : 42) + precision;
+    case float_style::scientific:
+    case float_style::general: return 16 + precision;
+    case float_style::shortest:
+    default: return 32;
+  }
+}
 // Writes `value` as `format` says at `text` (room for float_room() and the
 // padding's width); returns the length.
 std::size_t format_floating(char* text, double value, const float_format& format) noexcept;

@@ -213,17 +213,6 @@ std::size_t apply_padding(char* text, std::size_t size, const padding& pad) noex
 
 // Bounds: a sign, the integer digits (309 for a double, 39 for a float), the
 // point, the precision's digits and an exponent ("e-308"), with a margin.
-std::size_t float_room(const float_format& format, bool is_double) noexcept {
-  auto precision = static_cast<std::size_t>(precision_of(format));
-  switch (format.style) {
-    case float_style::fixed: return (is_double ? 312 : 42) + precision;
-    case float_style::scientific:
-    case float_style::general: return 16 + precision;
-    case float_style::shortest:
-    default: return 32;
-  }
-}
-
 std::size_t format_floating(char* text, double value, const float_format& format) noexcept {
   return format_floating_as(text, value, format);
 }
