@@ -195,9 +195,10 @@ std::size_t format_floating(char* text, float value, const float_format& format)
 inline constexpr std::size_t shortest_fmt_room = 32;
 // Writes `value` as {fmt}'s "{}" lays it out (for <sluice/fmt.hpp>): the
 // shortest digits that read back to the same bits, in fixed notation when
-// the decimal exponent is in [-4, fixed_below) ("1000000", "0.0001"), else
-// in exponent form ("1e+16", "1.5e-05"); "inf", "-inf", "nan", "-nan".
-// Returns the length. One std::to_chars and a move of the digits.
+// their decimal exponent is in [-4, fixed_below), 7 or 16 ("1000000",
+// "0.0001"), else in exponent form ("1e+16", "1.5e-05"); "inf", "-inf",
+// "nan", "-nan". Returns the length. One std::to_chars, its notation chosen
+// by two comparisons of the value.
 std::size_t format_shortest_fmt(char* text, double value, int fixed_below) noexcept;
 std::size_t format_shortest_fmt(char* text, float value, int fixed_below) noexcept;
 

@@ -133,6 +133,15 @@ std::size_t format_floating_as(char* text, T value, const float_format& format) 
   return apply_padding(text, static_cast<std::size_t>(end - text), padded);
 }
 
+// 10^exponent as T reads "1e<exponent>" (the nearest T), for the three
+// exponents format_shortest_fmt needs: -4, and 7 or 16 for fixed_below.
+template <class T>
+T power_of_10(int exponent) noexcept {
+  if constexpr (std::is_same_v<T, float>)
+    return exponent == -4 ? 1e-4f : exponent == 7 ? 1e7f : 1e16f;
+  return exponent == -4 ? 1e-4 : exponent == 7 ? 1e7 : 1e16;
+}
+
 // The significand's digits, `lead` and then `rest`, laid out in fixed
 // notation for a decimal exponent in [-4, 16]: "123.45", "1200", "0.00012".
 char* lay_out_fixed(char* text, char lead, std::string_view rest, int exponent) noexcept {
@@ -156,34 +165,47 @@ char* lay_out_fixed(char* text, char lead, std::string_view rest, int exponent) 
   return text + rest.size() + 1;
 }
 
+// A finite value whose shortest digits' decimal exponent is in [-4, 16) in
+// fixed notation: the digits in exponent form, then moved around the point.
 template <class T>
-std::size_t format_shortest_fmt_as(char* text, T value, int fixed_below) noexcept {
-  // "-1.2345e+02" ("e+308": three exponent digits), or inf or nan: no 'e'.
+std::size_t format_shortest_fixed_by_digits(char* text, T value) noexcept {
+  // "-1.2345e+02", the exponent's two digits last.
   char scientific[shortest_fmt_room];
   char* end = std::to_chars(scientific, scientific + sizeof scientific, value,
                             std::chars_format::scientific)
                   .ptr;
-  auto size = static_cast<std::size_t>(end - scientific);
-  std::size_t exponent_digits = size >= 5 && end[-4] == 'e'   ? 2
-                                : size >= 6 && end[-5] == 'e' ? 3
-                                                              : 0;
-  int exponent = 0;
-  for (const char* digit = end - exponent_digits; digit != end; ++digit)
-    exponent = exponent * 10 + (*digit - '0');
-  if (exponent_digits != 0 && end[-static_cast<std::ptrdiff_t>(exponent_digits) - 1] == '-')
-    exponent = -exponent;
-  if (exponent_digits == 0 || exponent < -4 || exponent >= fixed_below) {
-    std::memcpy(text, scientific, size);  // as it is: inf, nan, 1e+16
-    return size;
-  }
+  int exponent = (end[-2] - '0') * 10 + (end[-1] - '0');
+  if (end[-3] == '-') exponent = -exponent;
   char* out = text;
   const char* first = scientific;
   if (*first == '-') *out++ = *first++;
-  const char* mark = end - exponent_digits - 2;  // the 'e'
+  const char* mark = end - 4;  // the 'e'
   std::string_view rest =
       first[1] == '.' ? std::string_view(first + 2, static_cast<std::size_t>(mark - first - 2))
                       : std::string_view();
   return static_cast<std::size_t>(lay_out_fixed(out, *first, rest, exponent) - text);
+}
+
+// format_shortest_fmt: where {fmt} writes fixed notation and every integer
+// is a T (below 2^digits: 9.007e15 for a double, 16777216 for a float),
+// std::to_chars's fixed notation has the same text; above that it writes a
+// float's exact integer value (999999986991104 where {fmt} writes
+// 1000000000000000), so there the digits are laid out by hand. Whether the shortest digits' decimal exponent is in
+// [-4, fixed_below) is told from the value: |value| >= T("1e-4") and <
+// T("1e<fixed_below>"). Exact: the digits read back to the value, and
+// reading rounds monotonically.
+template <class T>
+std::size_t format_shortest_fmt_as(char* text, T value, int fixed_below) noexcept {
+  constexpr T exact_integers = static_cast<T>(std::uint64_t{1} << std::numeric_limits<T>::digits);
+  T magnitude = std::signbit(value) ? -value : value;
+  bool fixed_range = magnitude >= power_of_10<T>(-4) && magnitude < power_of_10<T>(fixed_below);
+  if (magnitude == 0 || (fixed_range && magnitude < exact_integers))
+    return static_cast<std::size_t>(
+        std::to_chars(text, text + shortest_fmt_room, value, std::chars_format::fixed).ptr - text);
+  if (fixed_range) return format_shortest_fixed_by_digits(text, value);
+  return static_cast<std::size_t>(
+      std::to_chars(text, text + shortest_fmt_room, value, std::chars_format::scientific).ptr -
+      text);
 }
 
 }  // namespace
