@@ -211,8 +211,8 @@ void scanner::decode(const quoted_value& v, std::string& out) const {
       out += is_space(c) ? ' ' : c;
       continue;
     }
-    std::size_t semicolon = text_.find(';', i);
-    if (semicolon >= v.end)
+    std::size_t semicolon = text_.substr(0, v.end).find(';', i);
+    if (semicolon == std::string_view::npos)
       throw text_error(i, "expected a reference ending in ';' after '&' in an attribute value");
     std::string_view name = text_.substr(i + 1, semicolon - i - 1);
     if (!name.empty() && name[0] == '#') {
