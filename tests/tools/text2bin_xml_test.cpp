@@ -240,6 +240,10 @@ TEST(text2bin_xml, reads_what_other_producers_write) {
       {"CRLF line ends",
        "<?xml version=\"1.0\"?>\r\n<records>\r\n<record id=\"7\"\r\n x=\"0.5\"/>\r\n<record "
        "id=\"8\" x=\"-1e3\"/>\r\n</records>\r\n"},
+      {"values longer than the scanner's blocks of 16 bytes",
+       "<records><record id=\"0000000000000000000000000000000000000007\" "
+       "x=\"0.500000000000000000000000000000000000000000000\"/><record id='00000000000000008' "
+       "x='-1000.0000000000000000000000000000'/></records>"},
       {"the open and close form",
        "<data><record id=\"7\" x=\"0.5\"></record><record id=\"8\" x=\"-1e3\">\n <!-- c --> "
        "<?p?></record ></data>"},

@@ -8,10 +8,6 @@
 
 #include "text2bin/text_error.hpp"
 
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
-
 namespace text2bin::xml {
 namespace {
 
@@ -105,14 +101,7 @@ std::size_t first_special(const unsigned char* s, std::size_t at, std::size_t si
 }
 
 #ifdef __SSE2__
-unsigned value_mask(__m128i v) noexcept {
-  __m128i hits =
-      _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\'')));
-  hits = _mm_or_si128(hits, _mm_cmpeq_epi8(v, _mm_set1_epi8('<')));
-  hits = _mm_or_si128(hits, _mm_cmpeq_epi8(v, _mm_set1_epi8('&')));
-  hits = _mm_or_si128(hits, _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));  // signed: >= 0x80 too
-  return static_cast<unsigned>(_mm_movemask_epi8(hits));
-}
+unsigned value_mask(__m128i v) noexcept { return value_stops(v); }
 
 unsigned tag_mask(__m128i v) noexcept {
   __m128i hits =
@@ -177,7 +166,7 @@ std::size_t scanner::name_end(std::size_t at, std::string_view what) const {
   return at;
 }
 
-quoted_value scanner::quoted(std::size_t at, bool check) const {
+quoted_value scanner::quoted_slowly(std::size_t at, bool check) const {
   char quote = this->at(at, "a quoted value");
   if (quote != '"' && quote != '\'') refuse(at, "'\"' or ''' opening a value");
   quoted_value v{at + 1, 0, 0, false};

@@ -3,11 +3,29 @@
 // instructions, CDATA sections), read from a position in a text.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <string>
 #include <string_view>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 namespace text2bin::xml {
+
+#ifdef __SSE2__
+// Bit i set for each byte i of `block` where a quoted value's scan stops:
+// either quote, '<', '&', control characters and all beyond ASCII.
+inline unsigned value_stops(__m128i block) noexcept {
+  __m128i hits = _mm_or_si128(_mm_cmpeq_epi8(block, _mm_set1_epi8('"')),
+                              _mm_cmpeq_epi8(block, _mm_set1_epi8('\'')));
+  hits = _mm_or_si128(hits, _mm_cmpeq_epi8(block, _mm_set1_epi8('<')));
+  hits = _mm_or_si128(hits, _mm_cmpeq_epi8(block, _mm_set1_epi8('&')));
+  hits = _mm_or_si128(hits, _mm_cmplt_epi8(block, _mm_set1_epi8(0x20)));  // signed: >= 0x80 too
+  return static_cast<unsigned>(_mm_movemask_epi8(hits));
+}
+#endif
 
 // Thrown by a scanner that is not at the input's end when its text ends
 // before the construct it reads does: more input may complete it.
@@ -69,8 +87,21 @@ class scanner {
   std::size_t tag_stop(std::size_t at) const noexcept;
 
   // A value in quotes at `at` (either quote). With `check`, refuses '<', a
-  // control character and invalid UTF-8 in it.
-  quoted_value quoted(std::size_t at, bool check) const;
+  // control character and invalid UTF-8 in it. Inline for the usual value
+  // (shorter than 32 bytes, nothing in it to check or decode).
+  quoted_value quoted(std::size_t at, bool check) const {
+#ifdef __SSE2__
+    if (at + 33 <= size() && (text_[at] == '"' || text_[at] == '\'')) {
+      const char* p = text_.data() + at + 1;
+      unsigned stops = value_stops(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+      if (stops == 0)
+        stops = value_stops(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16))) << 16;
+      std::size_t end = at + 1 + static_cast<std::size_t>(std::countr_zero(stops));
+      if (stops != 0 && text_[end] == text_[at]) return {at + 1, end, end + 1, false};
+    }
+#endif
+    return quoted_slowly(at, check);
+  }
 
   // The value `v` stands for: references (&lt; &gt; &amp; &quot; &apos;,
   // &#N; &#xN;) replaced, a tab or line end made a space (attribute value
@@ -110,6 +141,8 @@ class scanner {
   std::string found(std::size_t at) const;
 
  private:
+  quoted_value quoted_slowly(std::size_t at, bool check) const;
+
   // Where the first of `count` bytes of free text from `at` that may not be
   // in XML (a control character, invalid UTF-8) is, or `at + count`.
   std::size_t bad_char(std::size_t at, std::size_t count) const noexcept;
