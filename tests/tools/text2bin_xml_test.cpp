@@ -99,8 +99,7 @@ void append(std::vector<unsigned char>& bytes, T value) {
 
 // Records of every type holding its extremes: integer limits, ±0,
 // subnormals, the largest finite values, infinities, NaN of either sign,
-// shortest floats, then random bit patterns (NaNs left out: bin2text
-// writes every NaN as "nan" or "-nan").
+// shortest floats, then random bit patterns.
 std::vector<unsigned char> extreme_records() {
   using std::numeric_limits;
   std::vector<unsigned char> bytes;
@@ -145,24 +144,16 @@ std::vector<unsigned char> extreme_records() {
     append(bytes, doubles[i]);
   }
   std::mt19937_64 random(20);
-  for (int n = 0; n < 500; ++n) {
-    for (int i = 0; i < 8; ++i) append(bytes, random());  // the eight integers' 30 bytes, and more
-    bytes.resize(bytes.size() - 34);
-    std::uint32_t x;
-    do x = static_cast<std::uint32_t>(random());
-    while (std::isnan(std::bit_cast<float>(x)));
-    std::uint64_t y;
-    do y = random();
-    while (std::isnan(std::bit_cast<double>(y)));
-    append(bytes, x);
-    append(bytes, y);
+  for (int n = 0; n < 500; ++n) {  // 42 random bytes: NaNs with payloads among the floats
+    for (int i = 0; i < 6; ++i) append(bytes, random());
+    bytes.resize(bytes.size() - 6);
   }
   return bytes;
 }
 
-// The NaN in the `size` bytes at `at`, a float or double in the records'
-// byte order, made the quiet NaN of its sign, as it reads back from
-// bin2text's "nan" or "-nan".
+// The NaN at `at`, a float or double in the records' byte order, made the
+// quiet NaN of its sign, as it reads back from bin2text's "nan" or "-nan"
+// (a payload cannot round-trip).
 template <class T>
 void quiet_nan(unsigned char* at, bool big_endian) {
   unsigned char bytes[sizeof(T)];
@@ -402,6 +393,14 @@ TEST(text2bin_xml, whole_records_cuts_after_whole_records_only) {
   // a '>' inside a value does not end the tag
   EXPECT_EQ(cut_of("<record id=\"1>\" x='/>'"), 0u);
   EXPECT_EQ(cut_of(one + "<record id=\"1>\" x='/>'/"), 22u);
+  // ... nor does one in a value longer than a 16-byte block, or across blocks
+  const std::string closes(40, '>');
+  const std::string long_one = "<record id=\"" + closes + "/>\" x=\"2" + closes + "\"/>";
+  EXPECT_EQ(cut_of(one + long_one + "<rec"), 22 + long_one.size());
+  EXPECT_EQ(cut_of(one + long_one.substr(0, long_one.size() - 2)), 22u);
+  EXPECT_EQ(cut_of(std::string(20, ' ') + "<record x=\"" + closes + "\"\n\n\n\n\n\n\n\n\n/>"),
+            20 + 11 + 40 + 1 + 9 + 2u);
+  EXPECT_EQ(cut_of("<record id='" + closes + "' x=\"" + closes + "'\"/>"), 12 + 40 + 5 + 40 + 4u);
   EXPECT_EQ(cut_of(one + "<!-- <record/> --><!-- <rec"), 40u);
   EXPECT_EQ(cut_of(one + "<![CDATA[ ]]><![CDATA[ "), 35u);
   EXPECT_EQ(cut_of(one + "<?pi <record/> ?>\n  "), 42u);
@@ -422,6 +421,8 @@ TEST(text2bin_xml, whole_records_refuses_what_cannot_become_records) {
   };
   EXPECT_EQ(refusal("<record id=\"1\" x=\"2\"/><other "),
             "22: expected a <record> element, found <other>");
+  EXPECT_EQ(refusal("<record id=\"1\" x=\"2\" y=\"345678901234567890<"),
+            "42: '<' is not allowed in an attribute value: expected '&lt;'");
   EXPECT_EQ(refusal("<record id=\"1<"),
             "13: '<' is not allowed in an attribute value: expected '&lt;'");
   EXPECT_EQ(refusal("\n</other>"), "1: expected '</records>', found '</other>'");

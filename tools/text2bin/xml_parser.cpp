@@ -190,8 +190,8 @@ std::size_t xml_parser::whole_records(std::string_view text, bool at_end) const 
 
 std::size_t xml_parser::skim_record(const scanner& s, std::size_t at) const {
   check_element(s, at);
-  std::size_t i = at + 1 + record_name_.size();
-  for (;;) {
+  std::size_t i = s.tag_end(at + 1 + record_name_.size());
+  for (i = i != std::string_view::npos ? i : at + 1 + record_name_.size();;) {
     i = s.tag_stop(i);
     char c = s.at(i, "'>' ending the start tag");
     if (c == '>') break;

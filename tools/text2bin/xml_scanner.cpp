@@ -222,6 +222,32 @@ std::size_t scanner::tag_stop(std::size_t at) const noexcept {
                        in_tag_special, tag_mask);
 }
 
+std::size_t scanner::tag_end(std::size_t at) const noexcept {
+#ifdef __SSE2__
+  unsigned inside = 0;  // all ones while a value goes on from the block before
+  for (; at + 16 <= size(); at += 16) {
+    __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text_.data() + at));
+    auto mask = [block](char c) {
+      return static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(block, _mm_set1_epi8(c))));
+    };
+    unsigned in_value = mask('"');  // then bit i: an odd number of quotes up to byte i
+    in_value ^= in_value << 1;
+    in_value ^= in_value << 2;
+    in_value ^= in_value << 4;
+    in_value ^= in_value << 8;
+    in_value = (in_value ^ inside) & 0xFFFF;
+    unsigned ends = mask('>') & ~in_value;
+    unsigned first = ends != 0 ? static_cast<unsigned>(std::countr_zero(ends)) : 16;
+    if ((mask('\'') | mask('<')) & ((1u << first) - 1)) return std::string_view::npos;
+    if (ends != 0) return at + first;
+    inside = in_value & 0x8000 ? 0xFFFF : 0;
+  }
+#else
+  (void)at;
+#endif
+  return std::string_view::npos;
+}
+
 std::size_t scanner::skip_comment(std::size_t at, bool check) const {
   std::size_t body = at + 4;
   std::size_t close = find(body, "-->", "'-->' ending the comment");

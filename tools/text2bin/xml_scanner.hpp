@@ -86,6 +86,12 @@ class scanner {
   // start tag's scan stops), or size().
   std::size_t tag_stop(std::size_t at) const noexcept;
 
+  // The '>' ending the start tag whose attributes start at `at`, found 16
+  // bytes at a time by tracking double quotes (a value may hold '>'); npos
+  // where that cannot tell: a single quote or a '<' before it, fewer than 16
+  // bytes left, no SSE2. Then tag_stop and quoted find it exactly.
+  std::size_t tag_end(std::size_t at) const noexcept;
+
   // A value in quotes at `at` (either quote). With `check`, refuses '<', a
   // control character and invalid UTF-8 in it. Inline for the usual value
   // (shorter than 32 bytes, nothing in it to check or decode).
