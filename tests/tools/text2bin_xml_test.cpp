@@ -447,7 +447,8 @@ using text2bin_xml_python = sluice_test::dir_test;
 
 TEST_F(text2bin_xml_python, reads_xml_etree_output) {
   // Python writes random records with xml.etree (its own quoting, attribute
-  // order, a declaration with single quotes) and their bytes with struct.
+  // order, a declaration with single quotes, comments, processing
+  // instructions, indentation) and their bytes with struct.
   const char* script = R"(
 import random, struct, sys, xml.etree.ElementTree as et
 random.seed(3)
@@ -459,9 +460,12 @@ for n in range(300):
     attributes = [('u', str(u)), ('x', repr(x)), ('i', str(i)), ('f', repr(f))]
     random.shuffle(attributes)
     et.SubElement(root, 'row', dict(attributes))
+    root.append(et.Comment(' <row i="1"/> -> ')) if n % 50 == 3 else None
+    root.append(et.ProcessingInstruction('app', 'a > b')) if n % 70 == 5 else None
     et.SubElement(root, 'row', {'i': '-0', 'u': '0', 'x': '-0.0', 'f': 'inf'}) if n == 7 else None
     packed += struct.pack('<iQdf', i, u, x, f)
     packed += struct.pack('<iQdf', 0, 0, -0.0, float('inf')) if n == 7 else b''
+et.indent(root, space='\t') if hasattr(et, 'indent') else None
 et.ElementTree(root).write(sys.argv[1], encoding='UTF-8', xml_declaration=True)
 open(sys.argv[2], 'wb').write(packed)
 )";
@@ -476,6 +480,89 @@ open(sys.argv[2], 'wb').write(packed)
   auto records = reader.convert(xml, 1000);
   EXPECT_EQ(std::string(records.begin(), records.end()), packed);
   EXPECT_EQ(packed.size(), 301u * 24);
+}
+
+// Whether each document is well-formed, as Python's xml.etree (expat) says:
+// a '1' or '0' per document.
+std::string python_verdicts(const sluice_test::temp_dir& dir,
+                            const std::vector<std::string>& docs) {
+  std::string lines;
+  for (const auto& doc : docs) {
+    for (unsigned char c : doc) {
+      lines += "0123456789abcdef"[c >> 4];
+      lines += "0123456789abcdef"[c & 0xF];
+    }
+    lines += '\n';
+  }
+  sluice_test::write_all(dir / "docs", lines);
+  sluice_test::write_all(dir / "check.py", R"(
+import sys, xml.etree.ElementTree as et
+verdicts = ''
+for line in open(sys.argv[1]):
+    try:
+        et.fromstring(bytes.fromhex(line.strip()))
+        verdicts += '1'
+    except et.ParseError:
+        verdicts += '0'
+open(sys.argv[2], 'w').write(verdicts)
+)");
+  std::string command = std::string("'") + SLUICE_TEST_PYTHON3 + "' '" +
+                        (dir / "check.py").native() + "' '" + (dir / "docs").native() + "' '" +
+                        (dir / "verdicts").native() + "'";
+  EXPECT_EQ(std::system(command.c_str()), 0);
+  return sluice_test::read_all(dir / "verdicts");
+}
+
+TEST_F(text2bin_xml_python, agrees_with_xml_etree_on_adversarial_documents) {
+  // Each has the records' right fields: only its XML decides.
+  const std::vector<std::string> docs = {
+      "<r><record id=\"1\" x=\"2\"/></r>",
+      "<r><record id=\"1\" x=\"2\"></r>",
+      "<r><record id=\"1\" x=\"2\"/>",
+      "<r><record id=\"1\" x=\"2\"/></r><r/>",
+      "<r><record id=\"1\" x=\"2\"/></r>&#32;",
+      "<r><record id=\"1\" x=\"2\"/></R>",
+      "<r><record id=\"1\" x=\"2\" id=\"1\"/></r>",
+      "<r><record id=\"&#49;\" x=\"&#x32;\"/></r>",
+      "<r><record id=\"&#0;\" x=\"2\"/></r>",
+      "<r><record id=\"1\" x=\"&#x110000;\"/></r>",
+      "<r><record id=\"1\" x=\"&#xD800;\"/></r>",
+      "<r><record id=\"1\" x=\"&bogus;\"/></r>",
+      "<r><record id=\"1\" x=\"2&\"/></r>",
+      "<r><record id=\"1\" x=\"2<\"/></r>",
+      "<r><record id=\"1\" x=\"\xff\"/></r>",
+      "<r><record id=\"1\" x=\"\x01\"/></r>",
+      "<r><record id=\"1\"x=\"2\"/></r>",
+      "<r><record id=\"1\" x=\"2\" /  ></r>",
+      "<r><record id=1 x=\"2\"/></r>",
+      "<r><!-- a -- b --><record id=\"1\" x=\"2\"/></r>",
+      "<r><!-- \xed\xa0\x80 --><record id=\"1\" x=\"2\"/></r>",
+      "<r><?xml version=\"1.0\"?><record id=\"1\" x=\"2\"/></r>",
+      " <?xml version=\"1.0\"?><r/>",
+      "\xEF\xBB\xBF<?xml version=\"1.0\" encoding=\"UTF-8\"?><r><record id=\"1\" x=\"2\"/></r>",
+      "<r><record id=\"1\" x=\"2\"/><![CDATA[ \n ]]></r>",
+      "<r a=\"&lt;&amp;\"><record id='1' x=\"2\"/><!-- > --><?p ?></r>\n<!-- end -->",
+      "<!DOCTYPE r SYSTEM \"r.dtd\"><r><record id=\"1\" x=\"2\"/></r>",
+      "<r>\r\n<record\r\nid=\"1\"\r\nx='2'/>\r\n</r>\r\n",
+      "<r><record id=\"1\" x=\"2\"></record ></r>",
+      "<r><record id=\"1\" x=\"2\"><!-- c --></record></r>",
+      "<1r/>",
+      "<r><record id=\"1\" x=\"2\"/></r><!-- -->\n<?end?>",
+      "<r></r><!-- - -->",
+      "<r/><!-- --->",
+  };
+  std::string verdicts = python_verdicts(dir, docs);
+  ASSERT_EQ(verdicts.size(), docs.size());
+  for (std::size_t i = 0; i < docs.size(); ++i) {
+    xml_reader reader("id:i32,x:f64");
+    bool ours = true;
+    try {
+      reader.convert(docs[i], 7);
+    } catch (const text_error&) {
+      ours = false;
+    }
+    EXPECT_EQ(ours, verdicts[i] == '1') << "document " << i << ": " << docs[i];
+  }
 }
 #endif
 

@@ -101,8 +101,6 @@ std::size_t first_special(const unsigned char* s, std::size_t at, std::size_t si
 }
 
 #ifdef __SSE2__
-unsigned value_mask(__m128i v) noexcept { return value_stops(v); }
-
 unsigned tag_mask(__m128i v) noexcept {
   __m128i hits =
       _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\'')));
@@ -111,7 +109,7 @@ unsigned tag_mask(__m128i v) noexcept {
   return static_cast<unsigned>(_mm_movemask_epi8(hits));
 }
 #else
-constexpr int value_mask = 0;
+constexpr int value_stops = 0;
 constexpr int tag_mask = 0;
 #endif
 
@@ -173,7 +171,7 @@ quoted_value scanner::quoted_slowly(std::size_t at, bool check) const {
   const auto* s = reinterpret_cast<const unsigned char*>(text_.data());
   const std::size_t n = size();
   for (std::size_t i = at + 1;; ++i) {
-    i = first_special(s, i, n, in_value_special, value_mask);
+    i = first_special(s, i, n, in_value_special, value_stops);
     if (i >= n) ran_out(std::string("the closing ") + quote + " of a value");
     unsigned char c = s[i];
     if (c == static_cast<unsigned char>(quote)) {
