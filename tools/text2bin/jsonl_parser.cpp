@@ -84,9 +84,10 @@ class record_reader {
       throw text_error(at, "key " + json::quoted_key(first, in.p) + " twice in a record");
     seen_in_[field] = record_number_;
     next_field_ = field + 1;
+    const char* after = in.p;
     json::skip_space(in);
     if (in.done() || *in.p != ':')
-      json::refuse(in, "':' after key " + json::quoted_key(first, in.p));
+      json::refuse(in, "':' after key " + json::quoted_key(first, after));
     ++in.p;
     json::skip_space(in);
     return field;
