@@ -240,6 +240,7 @@ const bad_line bad_lines[] = {
     {"{\"\\uD83D\\uDE00\":1}", 1,
      "unexpected key \"\\uD83D\\uDE00\": the schema has no such field"},
     {"{\"id\":1,\"id\":2,\"x\":3}", 8, "key \"id\" twice in a record"},
+    {"{\"x\":2,\"\x7f\":3}", 7, "unexpected key \"\\u007f\": the schema has no such field"},
     {"{\"id\":1,\"x\":2,\"\\u0069d\":2}", 14, "key \"\\u0069d\" twice in a record"},
     {"{\"id\":\"1\",\"x\":2}", 6, "expected a number for field 'id' (i32), found a string"},
     {"{\"id\":{},\"x\":2}", 6, "expected a number for field 'id' (i32), found an object"},

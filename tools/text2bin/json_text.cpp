@@ -187,11 +187,16 @@ std::string_view read_key(cursor& in, std::string& scratch) {
 }
 
 std::string quoted_key(const char* first, const char* after) {
-  std::size_t size = static_cast<std::size_t>(after - first);
-  if (size <= 64) return std::string(first, size);
-  std::size_t cut = 48;
-  while (cut > 1 && (static_cast<unsigned char>(first[cut]) & 0xc0) == 0x80) --cut;
-  return std::string(first, cut) + "...\" (" + std::to_string(size) + " bytes)";
+  std::size_t size = static_cast<std::size_t>(after - first), shown = size;
+  if (size > 64) {
+    shown = 48;
+    while (shown > 1 && (static_cast<unsigned char>(first[shown]) & 0xc0) == 0x80) --shown;
+  }
+  std::string quoted;
+  for (char c : std::string_view(first, shown))
+    c == 0x7f ? quoted.append("\\u007f") : quoted.append(1, c);
+  if (shown < size) quoted.append("...\" (").append(std::to_string(size)).append(" bytes)");
+  return quoted;
 }
 
 bool skip_number_checked(cursor& in) {

@@ -47,7 +47,8 @@ std::string found_value(const cursor& in);
 std::string_view read_key(cursor& in, std::string& scratch);
 
 // The key whose text starts at in.p ('"' included) and ends before `after`,
-// as a message quotes it: as written, cut after 48 bytes if longer than 64.
+// as a message quotes it: as written (a raw DEL, which JSON allows, shown as
+// \u007f), cut after 48 bytes if longer than 64.
 std::string quoted_key(const char* first, const char* after);
 
 inline bool is_digit(char c) noexcept { return static_cast<unsigned char>(c - '0') < 10; }
