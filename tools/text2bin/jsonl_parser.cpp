@@ -111,7 +111,7 @@ class record_reader {
   void read_value(cursor& in, std::size_t field) {
     const char* first = in.p;
     std::size_t at = in.at();
-    if (!in.done() && (*in.p == '-' || (*in.p >= '0' && *in.p <= '9'))) {
+    if (!in.done() && (*in.p == '-' || json::is_digit(*in.p))) {
       bool plain = json::skip_number(in);
       std::string_view number(first, static_cast<std::size_t>(in.p - first));
       if (plain || !is_integer(fields_[field].type))
@@ -170,8 +170,8 @@ class jsonl_parser final : public format_parser {
 
   std::size_t whole_records(std::string_view text, bool at_end) const override {
     if (at_end) return text.size();
-    const void* last = text.empty() ? nullptr : ::memrchr(text.data(), '\n', text.size());
-    return last ? static_cast<std::size_t>(static_cast<const char*>(last) - text.data()) + 1 : 0;
+    std::size_t last = text.rfind('\n');  // a line or so from the end: few bytes read
+    return last == std::string_view::npos ? 0 : last + 1;
   }
 
   void parse(std::string_view piece, bool, std::vector<unsigned char>& out) const override {
