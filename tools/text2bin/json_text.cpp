@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "text2bin/text_error.hpp"
+#include "text2bin/utf8.hpp"
 
 namespace text2bin::json {
 namespace {
@@ -17,49 +18,6 @@ std::string hex_byte(unsigned char c) {
   char text[8];
   std::snprintf(text, sizeof text, "0x%02x", c);
   return text;
-}
-
-// The length of the valid UTF-8 sequence at `p` (a byte >= 0x80, `left`
-// bytes from `p` to the line's end), or 0 if it is not one: overlong forms,
-// surrogates and code points past U+10FFFF are not.
-std::size_t utf8_length(const unsigned char* p, std::size_t left) noexcept {
-  unsigned char c = p[0], low = 0x80, high = 0xbf;
-  std::size_t length;
-  if (c >= 0xc2 && c <= 0xdf) {
-    length = 2;
-  } else if (c >= 0xe0 && c <= 0xef) {
-    length = 3;
-    if (c == 0xe0) low = 0xa0;
-    if (c == 0xed) high = 0x9f;
-  } else if (c >= 0xf0 && c <= 0xf4) {
-    length = 4;
-    if (c == 0xf0) low = 0x90;
-    if (c == 0xf4) high = 0x8f;
-  } else {
-    return 0;
-  }
-  if (left < length || p[1] < low || p[1] > high) return 0;
-  for (std::size_t i = 2; i < length; ++i)
-    if ((p[i] & 0xc0) != 0x80) return 0;
-  return length;
-}
-
-void append_utf8(std::string& out, unsigned code) {
-  if (code < 0x80) {
-    out += static_cast<char>(code);
-  } else if (code < 0x800) {
-    out += static_cast<char>(0xc0 | code >> 6);
-    out += static_cast<char>(0x80 | (code & 0x3f));
-  } else if (code < 0x10000) {
-    out += static_cast<char>(0xe0 | code >> 12);
-    out += static_cast<char>(0x80 | (code >> 6 & 0x3f));
-    out += static_cast<char>(0x80 | (code & 0x3f));
-  } else {
-    out += static_cast<char>(0xf0 | code >> 18);
-    out += static_cast<char>(0x80 | (code >> 12 & 0x3f));
-    out += static_cast<char>(0x80 | (code >> 6 & 0x3f));
-    out += static_cast<char>(0x80 | (code & 0x3f));
-  }
 }
 
 // The four hex digits at in.p, after "\u"; moves past them.

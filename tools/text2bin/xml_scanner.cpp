@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "text2bin/text_error.hpp"
+#include "text2bin/utf8.hpp"
 
 namespace text2bin::xml {
 namespace {
@@ -28,24 +29,6 @@ constexpr auto in_name = [] {
 bool is_xml_char(std::uint32_t c) noexcept {
   return c == 0x9 || c == 0xA || c == 0xD || (c >= 0x20 && c <= 0xD7FF) ||
          (c >= 0xE000 && c <= 0xFFFD) || (c >= 0x10000 && c <= 0x10FFFF);
-}
-
-void append_utf8(std::uint32_t c, std::string& out) {
-  if (c < 0x80) {
-    out += static_cast<char>(c);
-  } else if (c < 0x800) {
-    out += static_cast<char>(0xC0 | (c >> 6));
-    out += static_cast<char>(0x80 | (c & 0x3F));
-  } else if (c < 0x10000) {
-    out += static_cast<char>(0xE0 | (c >> 12));
-    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (c & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (c >> 18));
-    out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (c & 0x3F));
-  }
 }
 
 // The character `reference` ("#48", "#x30", without '&' and ';') stands
@@ -125,19 +108,6 @@ char entity(std::string_view name) noexcept {
 
 }  // namespace
 
-std::size_t utf8_length(const unsigned char* s, std::size_t n) noexcept {
-  unsigned char c = s[0];
-  std::size_t length = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
-  if (c < 0xC2 || c > 0xF4 || n < length) return 0;
-  for (std::size_t i = 1; i < length; ++i)
-    if ((s[i] & 0xC0) != 0x80) return 0;
-  if (c == 0xE0 && s[1] < 0xA0) return 0;   // overlong
-  if (c == 0xED && s[1] >= 0xA0) return 0;  // a surrogate
-  if (c == 0xF0 && s[1] < 0x90) return 0;   // overlong
-  if (c == 0xF4 && s[1] >= 0x90) return 0;  // past U+10FFFF
-  return length;
-}
-
 bool scanner::starts(std::size_t at, std::string_view literal) const {
   std::size_t n = std::min(literal.size(), size() - std::min(at, size()));
   if (text_.substr(at, n) != literal.substr(0, n)) return false;
@@ -203,7 +173,7 @@ void scanner::decode(const quoted_value& v, std::string& out) const {
       throw text_error(i, "expected a reference ending in ';' after '&' in an attribute value");
     std::string_view name = text_.substr(i + 1, semicolon - i - 1);
     if (!name.empty() && name[0] == '#') {
-      append_utf8(character(name, i), out);
+      append_utf8(out, character(name, i));
     } else if (char replaced = entity(name)) {
       out += replaced;
     } else {

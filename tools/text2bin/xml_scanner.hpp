@@ -171,9 +171,4 @@ inline bool same_name(std::string_view a, std::string_view b) noexcept {
   return true;
 }
 
-// The length of the valid UTF-8 sequence at `s` (n bytes left, s[0] >=
-// 0x80), or 0 if it is not one (overlong, a surrogate, past U+10FFFF,
-// truncated).
-std::size_t utf8_length(const unsigned char* s, std::size_t n) noexcept;
-
 }  // namespace text2bin::xml
