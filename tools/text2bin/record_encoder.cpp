@@ -1,6 +1,7 @@
 #include "text2bin/record_encoder.hpp"
 
 #include <bit>
+#include <charconv>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -44,6 +45,16 @@ void encode_as(std::string_view text, bool big_endian, unsigned char* at,
   store(value, big_endian, at);
 }
 
+template <class T>
+const char* encode_prefix_as(const char* first, const char* last, bool big_endian,
+                             unsigned char* at) noexcept {
+  T value;
+  auto result = std::from_chars(first, last, value);
+  if (result.ec != std::errc{}) return nullptr;
+  store(value, big_endian, at);
+  return result.ptr;
+}
+
 }  // namespace
 
 record_encoder::record_encoder(sluice_tools::schema layout, bool big_endian)
@@ -76,6 +87,25 @@ void record_encoder::encode(std::size_t field, std::string_view text, std::size_
     case field_type::f32: return encode_as<float>(text, big_endian_, to, *this, field, at);
     case field_type::f64: return encode_as<double>(text, big_endian_, to, *this, field, at);
   }
+}
+
+const char* record_encoder::encode_prefix(std::size_t field, const char* first, const char* last,
+                                          unsigned char* record) const noexcept {
+  const auto& f = layout_.fields[field];
+  unsigned char* to = record + f.offset;
+  switch (f.type) {
+    case field_type::i8: return encode_prefix_as<std::int8_t>(first, last, big_endian_, to);
+    case field_type::u8: return encode_prefix_as<std::uint8_t>(first, last, big_endian_, to);
+    case field_type::i16: return encode_prefix_as<std::int16_t>(first, last, big_endian_, to);
+    case field_type::u16: return encode_prefix_as<std::uint16_t>(first, last, big_endian_, to);
+    case field_type::i32: return encode_prefix_as<std::int32_t>(first, last, big_endian_, to);
+    case field_type::u32: return encode_prefix_as<std::uint32_t>(first, last, big_endian_, to);
+    case field_type::i64: return encode_prefix_as<std::int64_t>(first, last, big_endian_, to);
+    case field_type::u64: return encode_prefix_as<std::uint64_t>(first, last, big_endian_, to);
+    case field_type::f32: return encode_prefix_as<float>(first, last, big_endian_, to);
+    case field_type::f64: return encode_prefix_as<double>(first, last, big_endian_, to);
+  }
+  return nullptr;
 }
 
 void record_encoder::encode_nan(std::size_t field, std::size_t at, unsigned char* record) const {

@@ -38,6 +38,17 @@ class record_encoder {
   void encode(std::size_t field, std::string_view text, std::size_t at,
               unsigned char* record) const;
 
+  // The fast path for a value that other text follows: reads the number at
+  // `first` with std::from_chars, up to the first byte that cannot continue
+  // it, stores it into field `field` as encode() would store the text up to
+  // there, and returns that byte's address. Returns nullptr, storing
+  // nothing, where std::from_chars refuses the text (a '+', "-0" for an
+  // unsigned type, no number, a number out of range): encode() on the
+  // whole value then decides, and says why. Never reads past `last`; no
+  // allocation.
+  const char* encode_prefix(std::size_t field, const char* first, const char* last,
+                            unsigned char* record) const noexcept;
+
   // Writes the quiet NaN into field `field`, a float or a double (JSON's
   // null, which is how sluice-bin2text writes a NaN there). Throws
   // text_error at `at` for an integer field: expected a number for field ...
