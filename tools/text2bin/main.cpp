@@ -5,7 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
-#include <map>
+#include <string>
 
 #include "common/schema.hpp"
 #include "common/text_format.hpp"
@@ -23,17 +23,19 @@ constexpr const char* example =
     "end. Bad input is reported with its line, column and byte offset (exit status\n"
     "1); a file output then is left as it was, as it is for any failure.\n";
 
+text2bin::csv_header header_of(const std::string& name) {
+  if (name == "present") return text2bin::csv_header::present;
+  if (name == "absent") return text2bin::csv_header::absent;
+  return text2bin::csv_header::detect;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"Converts XML, CSV or JSON Lines to fixed-layout binary records."};
-  std::string schema_text, format_text = "xml";
+  std::string schema_text, format_text = "xml", header_text = "detect";
   text2bin::job work;
   work.input = "-";
-  const std::map<std::string, text2bin::csv_header> headers = {
-      {"detect", text2bin::csv_header::detect},
-      {"present", text2bin::csv_header::present},
-      {"absent", text2bin::csv_header::absent}};
   app.add_option("input", work.input,
                  "The text: a file, '-' for standard input (the default), or a pipe or FIFO");
   app.add_option("--schema", schema_text, "The record's fields, name:type,...")->required();
@@ -44,10 +46,10 @@ int main(int argc, char** argv) {
   app.add_flag("--big-endian", work.big_endian, "Write big-endian records");
   app.add_option("--threads", work.threads, "Threads parsing records (default: one per CPU)")
       ->check(CLI::Range(1u, 256u));
-  app.add_option("--csv-header", work.header,
+  app.add_option("--csv-header", header_text,
                  "CSV: detect (default: a first row naming fields is a header), present or "
                  "absent")
-      ->transform(CLI::CheckedTransformer(headers, CLI::ignore_case));
+      ->check(CLI::IsMember({"detect", "present", "absent"}));
   app.add_flag("--trim-spaces", work.trim_spaces,
                "CSV: spaces and tabs around a cell are not part of it");
   app.add_option("--record-element", work.record_element,
@@ -57,6 +59,7 @@ int main(int argc, char** argv) {
   try {
     work.layout = sluice_tools::parse_schema(schema_text);
     work.format = sluice_tools::parse_format(format_text);
+    work.header = header_of(header_text);
     work.progress = ::isatty(STDERR_FILENO) == 1;
     text2bin::run(work);
   } catch (const std::exception& e) {
