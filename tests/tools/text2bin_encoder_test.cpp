@@ -118,24 +118,21 @@ TEST(text2bin_encoder, null_is_refused_for_an_integer) {
   }
 }
 
-TEST(text2bin_encoder, encode_prefix_reads_a_number_up_to_what_follows_it) {
+TEST(text2bin_encoder, a_prefix_encoder_reads_a_number_up_to_what_follows_it) {
   record_encoder encoder(sluice_tools::parse_schema("n:i8,x:f64"), true);
   std::vector<unsigned char> record(encoder.record_size(), 0xee);
   std::string_view text = "-7,1e3\n";
-  const char* comma =
-      encoder.encode_prefix(0, text.data(), text.data() + text.size(), record.data());
+  const char* last = text.data() + text.size();
+  const char* comma = encoder.prefix_encoder(0)(text.data(), last, record.data());
   ASSERT_EQ(comma, text.data() + 2);
-  const char* line_end =
-      encoder.encode_prefix(1, comma + 1, text.data() + text.size(), record.data());
+  const char* line_end = encoder.prefix_encoder(1)(comma + 1, last, record.data());
   ASSERT_EQ(line_end, text.data() + 6);
   std::vector<unsigned char> expected = {0xf9, 0x40, 0x8f, 0x40, 0, 0, 0, 0, 0};
   EXPECT_EQ(record, expected);
   // What std::from_chars refuses is left to encode(), and nothing is stored.
   for (std::string_view refused : {"+1", "300", "x", "", "-"}) {
-    EXPECT_EQ(
-        encoder.encode_prefix(0, refused.data(), refused.data() + refused.size(), record.data()),
-        nullptr)
-        << refused;
+    const char* end = refused.data() + refused.size();
+    EXPECT_EQ(encoder.prefix_encoder(0)(refused.data(), end, record.data()), nullptr) << refused;
     EXPECT_EQ(record, expected) << refused;
   }
 }

@@ -72,6 +72,7 @@ class csv_parser final : public format_parser {
   csv_parser(const job& work, const record_encoder& encoder)
       : encoder_(encoder), header_(work.header), trim_(work.trim_spaces) {
     for (std::size_t i = 0; i < encoder.field_count(); ++i) fields_.push_back(i);
+    plan_columns();
   }
 
   std::optional<std::size_t> read_head(std::string_view text, bool at_end) override {
@@ -122,14 +123,14 @@ class csv_parser final : public format_parser {
                            unsigned char* record) const {
     const std::size_t last = fields_.size() - 1;
     for (std::size_t column = 0; column < last; ++column) {
-      const char* next = encoder_.encode_prefix(fields_[column], p, end, record);
+      const char* next = readers_[column](p, end, record);
       if (next != nullptr && next != end && *next == ',') [[likely]] {
         p = next + 1;
         continue;
       }
       p = slow_cell(column, p, begin, end, record);
     }
-    const char* next = encoder_.encode_prefix(fields_[last], p, end, record);
+    const char* next = readers_[last](p, end, record);
     if (next != nullptr) {
       if (next == end) return end;
       if (std::size_t line_end = line_end_at(next, end)) return next + line_end;
@@ -269,6 +270,13 @@ class csv_parser final : public format_parser {
         throw text_error(static_cast<std::size_t>(line_end - begin),
                          "the header has no column for " + encoder_.describe(field));
     fields_ = std::move(fields);
+    plan_columns();
+  }
+
+  // Each column's fast reader, for its field.
+  void plan_columns() {
+    readers_.clear();
+    for (std::size_t field : fields_) readers_.push_back(encoder_.prefix_encoder(field));
   }
 
   // "id, ts, x": the schema's field names.
@@ -281,7 +289,8 @@ class csv_parser final : public format_parser {
   const record_encoder& encoder_;
   csv_header header_;
   bool trim_;
-  std::vector<std::size_t> fields_;  // column i holds field fields_[i]
+  std::vector<std::size_t> fields_;            // column i holds field fields_[i]
+  std::vector<field_prefix_encoder> readers_;  // column i's fast reader
 };
 
 }  // namespace

@@ -8,14 +8,16 @@
 namespace text2bin {
 namespace {
 
-// The '\n's in [text, text + size), 64 bytes at a time in a loop the
-// compiler vectorises.
+// The '\n's in [text, text + size), 240 bytes at a time in a loop the
+// compiler vectorises: a byte counter per lane (240 fits), summed once per
+// block.
 std::size_t count_newlines(const char* text, std::size_t size) noexcept {
+  constexpr std::size_t block = 240;
   std::size_t count = 0;
   std::size_t i = 0;
-  for (; i + 64 <= size; i += 64) {
-    unsigned in_block = 0;
-    for (std::size_t k = 0; k < 64; ++k) in_block += text[i + k] == '\n';
+  for (; i + block <= size; i += block) {
+    unsigned char in_block = 0;
+    for (std::size_t k = 0; k < block; ++k) in_block += text[i + k] == '\n';
     count += in_block;
   }
   for (; i < size; ++i) count += text[i] == '\n';
