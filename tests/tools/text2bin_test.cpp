@@ -4,6 +4,7 @@
 // column and offset with the output left as it was.
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <pty.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -280,12 +281,14 @@ TEST_F(text2bin_test, formats_not_built_yet_are_refused_before_any_output) {
 }
 
 #ifdef SLUICE_TEXT2BIN
-// Runs sluice-text2bin with `args`, its standard input `in`; returns its
-// standard error and sets `status` to its exit status.
-std::string run_tool(const std::vector<std::string>& args, int in, int& status) {
+// Runs sluice-text2bin with `args`, its standard input `in` and standard
+// output `out`; returns its standard error and sets `status` to its exit
+// status.
+std::string run_tool(const std::vector<std::string>& args, int in, int& status,
+                     int out = STDOUT_FILENO) {
   int ends[2];
   EXPECT_EQ(::pipe2(ends, O_CLOEXEC), 0);
-  pid_t child = spawn(SLUICE_TEXT2BIN, args, in, STDOUT_FILENO, ends[1]);
+  pid_t child = spawn(SLUICE_TEXT2BIN, args, in, out, ends[1]);
   ::close(ends[1]);
   std::string said = read_to_end(ends[0]);
   ::close(ends[0]);
@@ -309,6 +312,51 @@ TEST_F(text2bin_test, the_tool_reads_standard_input_when_no_input_is_named) {
     EXPECT_EQ(status, 0);
     EXPECT_TRUE(read_all(dir / "out.bin") == records);
   }
+}
+
+TEST_F(text2bin_test, the_tool_writes_standard_output_without_an_output_file) {
+  std::string records = varied_records(30000);  // more than a pipe holds
+  write_csv(dir, records, every_type);
+  int ends[2];
+  ASSERT_EQ(::pipe2(ends, O_CLOEXEC), 0);
+  std::string written;
+  std::thread drain([&] { written = read_to_end(ends[0]); });
+  int status = -1;
+  std::string said =
+      run_tool({"--schema", every_type, "--format", "csv", (dir / "in.csv").native()}, STDIN_FILENO,
+               status, ends[1]);
+  ::close(ends[1]);
+  drain.join();
+  ::close(ends[0]);
+  EXPECT_EQ(said, "");
+  EXPECT_EQ(status, 0);
+  EXPECT_TRUE(written == records);
+}
+
+TEST_F(text2bin_test, a_large_input_shows_progress_when_stderr_is_a_terminal) {
+  std::string text = "v\n";
+  for (std::size_t i = 0; text.size() < (std::size_t{64} << 20); ++i) text += "1\n";
+  write_all(dir / "in.csv", text);
+  int terminal = -1, tool_side = -1;
+  ASSERT_EQ(::openpty(&terminal, &tool_side, nullptr, nullptr, nullptr), 0);
+  pid_t child = spawn(SLUICE_TEXT2BIN,
+                      {"--schema", "v:u8", "--format", "csv", "-o", (dir / "out.bin").native(),
+                       (dir / "in.csv").native()},
+                      STDIN_FILENO, STDOUT_FILENO, tool_side);
+  ::close(tool_side);
+  std::string shown;
+  char chunk[4096];
+  // Once the tool has exited and no one holds its side, read() fails (EIO).
+  for (ssize_t n; (n = ::read(terminal, chunk, sizeof chunk)) > 0;) shown.append(chunk, n);
+  ::close(terminal);
+  int status = wait_for(child);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  std::size_t redrawn = 0;  // a piece of 4 MiB at a time
+  for (std::size_t at = 0; (at = shown.find("\rsluice-text2bin: ", at)) != shown.npos; ++at)
+    ++redrawn;
+  EXPECT_GE(redrawn, 10u) << shown;
+  EXPECT_NE(shown.find("100% of 64 MiB\r\n"), std::string::npos) << shown;
+  EXPECT_EQ(size_on_disk(dir / "out.bin"), (text.size() - 2) / 2);
 }
 
 TEST_F(text2bin_test, the_tool_reads_a_pipe_and_reports_bad_input_with_status_1) {
