@@ -121,16 +121,18 @@ class csv_parser final : public format_parser {
   // else (quotes, spaces, a '+', an error) goes the slow way.
   const char* parse_record(const char* p, const char* begin, const char* end,
                            unsigned char* record) const {
-    const std::size_t last = fields_.size() - 1;
+    // Locals, which the calls cannot change: kept in registers.
+    const field_prefix_encoder* readers = readers_.data();
+    const std::size_t last = readers_.size() - 1;
     for (std::size_t column = 0; column < last; ++column) {
-      const char* next = readers_[column](p, end, record);
+      const char* next = readers[column](p, end, record);
       if (next != nullptr && next != end && *next == ',') [[likely]] {
         p = next + 1;
         continue;
       }
       p = slow_cell(column, p, begin, end, record);
     }
-    const char* next = readers_[last](p, end, record);
+    const char* next = readers[last](p, end, record);
     if (next != nullptr) {
       if (next == end) return end;
       if (std::size_t line_end = line_end_at(next, end)) return next + line_end;
