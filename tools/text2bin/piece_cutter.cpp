@@ -86,7 +86,8 @@ bool piece_cutter::next(sluice_tools::block& into, bool& last) {
     text = keep_room(into, size, want);
     size += read(text + size, want - size);
   }
-  last = ended_ && cut == size;
+  if (ended_ && cut != size) throw std::logic_error("whole_records left text at the input's end");
+  last = ended_;
   done_ = last;
   carry_.assign(text + cut, size - cut);
   into.input = cut;
