@@ -161,6 +161,8 @@ TEST(text2bin_csv, every_error_is_at_its_byte) {
   EXPECT_EQ(p.error("1,,3\n"), "2: expected a number for field 'x' (f64), found nothing");
   EXPECT_EQ(p.error("1,2,70000\n"), "4: field 'flags' (u16) out of range: \"70000\"");
   EXPECT_EQ(p.error("1,\"2,5\",3\n"), "3: expected a number for field 'x' (f64), found \"2,5\"");
+  EXPECT_EQ(p.error("\"12\"\"\",2,3\n"),
+            "1: expected a decimal integer for field 'id' (i32), found \"12\\\"\\\"\"");
   EXPECT_EQ(p.error("1,2,3\n4,5,6\"\n"),
             "11: expected a cell quoted whole or not at all, found '\"' inside an unquoted cell");
 }

@@ -125,14 +125,16 @@ class csv_parser final : public format_parser {
     const field_prefix_encoder* readers = readers_.data();
     const std::size_t last = readers_.size() - 1;
     for (std::size_t column = 0; column < last; ++column) {
-      const char* next = readers[column](p, end, record);
+      // A quoted cell goes the slow way at once: from_chars would refuse it,
+      // slowly for floating point.
+      const char* next = p != end && *p == '"' ? nullptr : readers[column](p, end, record);
       if (next != nullptr && next != end && *next == ',') [[likely]] {
         p = next + 1;
         continue;
       }
       p = slow_cell(column, p, begin, end, record);
     }
-    const char* next = readers[last](p, end, record);
+    const char* next = p != end && *p == '"' ? nullptr : readers[last](p, end, record);
     if (next != nullptr) {
       if (next == end) return end;
       if (std::size_t line_end = line_end_at(next, end)) return next + line_end;
@@ -144,17 +146,37 @@ class csv_parser final : public format_parser {
   // its separator.
   const char* slow_cell(std::size_t column, const char* p, const char* begin, const char* end,
                         unsigned char* record) const {
+    if (const char* closing = quoted_number(column, after_blanks(p, end), end, record))
+      return past_separator(column, after_blanks(closing + 1, end), begin, end);
     cell c = read_cell(p, begin, end);
     encoder_.encode(fields_[column], c.value, static_cast<std::size_t>(c.value.data() - begin),
                     record);
     return past_separator(column, c.next, begin, end);
   }
 
+  // A quoted cell at `p` whose value is a plain number ("12", as writers
+  // that quote every cell write it), into `record`: its closing quote, or
+  // nullptr for any other cell, which read_cell() then reads.
+  const char* quoted_number(std::size_t column, const char* p, const char* end,
+                            unsigned char* record) const {
+    if (p == end || *p != '"') return nullptr;
+    const char* closing = readers_[column](p + 1, end, record);
+    if (closing == nullptr || closing == end || *closing != '"') return nullptr;
+    if (closing + 1 != end && closing[1] == '"') return nullptr;  // "" in the value
+    return closing;
+  }
+
+  // `p`, past spaces and tabs with trim_spaces.
+  const char* after_blanks(const char* p, const char* end) const {
+    if (trim_)
+      while (p != end && is_blank(*p)) ++p;
+    return p;
+  }
+
   // The cell at `p`. Throws at an unterminated quote or a '"' inside an
   // unquoted cell.
   cell read_cell(const char* p, const char* begin, const char* end) const {
-    if (trim_)
-      while (p != end && is_blank(*p)) ++p;
+    p = after_blanks(p, end);
     if (p != end && *p == '"') return quoted_cell(p, begin, end);
     const char* q = p;
     while (q != end && *q != ',' && *q != '\n' && *q != '\r' && *q != '"') ++q;
@@ -179,10 +201,8 @@ class csv_parser final : public format_parser {
       if (q + 1 == end || q[1] != '"') break;
       q += 2;  // "" stands for a quote
     }
-    cell c{std::string_view(open + 1, static_cast<std::size_t>(q - open - 1)), q + 1};
-    if (trim_)
-      while (c.next != end && is_blank(*c.next)) ++c.next;
-    return c;
+    return {std::string_view(open + 1, static_cast<std::size_t>(q - open - 1)),
+            after_blanks(q + 1, end)};
   }
 
   // Checks the separator at `p` after column `column`'s cell: ',' before
@@ -190,23 +210,31 @@ class csv_parser final : public format_parser {
   // Returns the byte after it.
   const char* past_separator(std::size_t column, const char* p, const char* begin,
                              const char* end) const {
-    auto at = static_cast<std::size_t>(p - begin);
-    std::size_t line_end = line_end_at(p, end);
-    bool row_ends = p == end || line_end != 0;
     if (column + 1 < fields_.size()) {
       if (p != end && *p == ',') return p + 1;
+    } else if (p == end) {
+      return p;
+    } else if (std::size_t line_end = line_end_at(p, end)) {
+      return p + line_end;
+    }
+    refuse_separator(column, p, begin, end);
+  }
+
+  // The error for what is at `p` where past_separator() wanted a separator.
+  [[noreturn, gnu::noinline]] void refuse_separator(std::size_t column, const char* p,
+                                                    const char* begin, const char* end) const {
+    auto at = static_cast<std::size_t>(p - begin);
+    bool row_ends = p == end || line_end_at(p, end) != 0;
+    const std::string after = encoder_.describe(fields_[column]);
+    if (column + 1 < fields_.size()) {
       if (row_ends)
         throw text_error(at, expected_fields() + ", found " + std::to_string(column + 1) + ": " +
                                  encoder_.describe(fields_[column + 1]) + " is missing");
-      throw text_error(at, "expected ',' after " + encoder_.describe(fields_[column]) + ", found " +
-                               shown(p, end));
+      throw text_error(at, "expected ',' after " + after + ", found " + shown(p, end));
     }
-    if (row_ends) return p + line_end;
     if (*p == ',')
-      throw text_error(at, expected_fields() + ", found more: ',' after " +
-                               encoder_.describe(fields_[column]) + ", the last");
-    throw text_error(at, "expected a line end after " + encoder_.describe(fields_[column]) +
-                             ", found " + shown(p, end));
+      throw text_error(at, expected_fields() + ", found more: ',' after " + after + ", the last");
+    throw text_error(at, "expected a line end after " + after + ", found " + shown(p, end));
   }
 
   std::string expected_fields() const {
