@@ -26,7 +26,8 @@ namespace text2bin {
 // header column that names no field, repeats one or leaves one out.
 // Cost: whole_records runs memchr over a piece without quotes, a scan of
 // 64 bytes at a time over one with them; parse reads a cell with one
-// std::from_chars where it is a plain number followed by its separator.
+// std::from_chars where it is a number, bare or in quotes, followed by its
+// separator.
 std::unique_ptr<format_parser> make_csv_parser(const job& work, const record_encoder& encoder);
 
 }  // namespace text2bin
