@@ -8,7 +8,7 @@
 # input was, and read has a cold case. Needs no interpreter but CMake.
 cmake_minimum_required(VERSION 3.19)  # string(JSON)
 
-set(scenarios bytes text convert bin2text gather patch large fragment durable journal
+set(scenarios bytes text convert bin2text text2bin gather patch large fragment durable journal
   read lines numbers scatter)
 file(REMOVE ${JSON})
 execute_process(
