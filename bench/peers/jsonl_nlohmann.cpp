@@ -1,5 +1,4 @@
 // nlohmann/json as a JSON Lines peer of the text2bin scenario.
-#include <cstring>
 #include <nlohmann/json.hpp>
 #include <string_view>
 
@@ -19,19 +18,10 @@ record record_of(const nlohmann::json& line) {
 }  // namespace
 
 void jsonl_with_nlohmann(const target& t) {
-  line_chunks in(t.input);
   packed_records out(t);
-  for (std::string_view lines; !(lines = in.next()).empty();) {
-    const char* at = lines.data();
-    const char* end = at + lines.size();
-    while (at < end) {
-      auto* found =
-          static_cast<const char*>(std::memchr(at, '\n', static_cast<std::size_t>(end - at)));
-      const char* line_end = found ? found : end;
-      out.add(record_of(nlohmann::json::parse(at, line_end)));
-      at = line_end + 1;
-    }
-  }
+  for_each_line(t.input, [&out](std::string_view line) {
+    out.add(record_of(nlohmann::json::parse(line.begin(), line.end())));
+  });
   out.finish();
 }
 

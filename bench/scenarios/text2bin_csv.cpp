@@ -1,7 +1,6 @@
 #include "scenarios/text2bin_csv.hpp"
 
 #include <charconv>
-#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -93,28 +92,18 @@ void csv_with_iostream(const target& t) {
 }
 
 void csv_by_hand(const target& t) {
-  line_chunks in(t.input);
   packed_records out(t);
   std::uint64_t row = 0;
-  for (std::string_view lines; !(lines = in.next()).empty();) {
-    const char* at = lines.data();
-    const char* end = at + lines.size();
-    while (at < end) {
-      auto* found =
-          static_cast<const char*>(std::memchr(at, '\n', static_cast<std::size_t>(end - at)));
-      const char* line_end = found ? found : end;
-      record r;
-      if (++row == 1) {
-        if (std::string_view(at, static_cast<std::size_t>(line_end - at)) != header_row())
-          bad_row(row, "expected the header row");
-      } else if (parse_row_by_hand(at, line_end, r)) {
-        out.add(r);
-      } else {
-        bad_row(row, "expected five numbers");
-      }
-      at = line_end + 1;
+  for_each_line(t.input, [&](std::string_view line) {
+    record r;
+    if (++row == 1) {
+      if (line != header_row()) bad_row(row, "expected the header row");
+    } else if (parse_row_by_hand(line.data(), line.data() + line.size(), r)) {
+      out.add(r);
+    } else {
+      bad_row(row, "expected five numbers");
     }
-  }
+  });
   out.finish();
 }
 
