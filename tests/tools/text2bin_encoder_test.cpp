@@ -32,9 +32,16 @@ TEST(text2bin_encoder, writes_each_type_at_its_offset) {
   record_encoder encoder(sluice_tools::parse_schema(every_type), false);
   ASSERT_EQ(encoder.record_size(), 1u + 1 + 2 + 2 + 4 + 4 + 8 + 8 + 4 + 8);
   std::vector<unsigned char> record(encoder.record_size(), 0xee);
-  const char* texts[] = {"-128", "255", "-32768", "65535", "-2147483648",
-                         "4294967295", "-9223372036854775808", "18446744073709551615",
-                         "1e-45", "-0"};
+  const char* texts[] = {"-128",
+                         "255",
+                         "-32768",
+                         "65535",
+                         "-2147483648",
+                         "4294967295",
+                         "-9223372036854775808",
+                         "18446744073709551615",
+                         "1e-45",
+                         "-0"};
   for (std::size_t i = 0; i < 10; ++i) encoder.encode(i, texts[i], 0, record.data());
   EXPECT_EQ(field_value<std::int8_t>(record, 0), -128);
   EXPECT_EQ(field_value<std::uint8_t>(record, 1), 255);
@@ -54,7 +61,7 @@ TEST(text2bin_encoder, big_endian_reverses_each_field) {
   record_encoder encoder(sluice_tools::parse_schema("n:u32,x:f64"), true);
   std::vector<unsigned char> record(encoder.record_size());
   encoder.encode(0, "16909060", 0, record.data());  // 0x01020304
-  encoder.encode(1, "1", 0, record.data());          // 0x3ff0000000000000
+  encoder.encode(1, "1", 0, record.data());         // 0x3ff0000000000000
   std::vector<unsigned char> expected = {1, 2, 3, 4, 0x3f, 0xf0, 0, 0, 0, 0, 0, 0};
   EXPECT_EQ(record, expected);
 }
@@ -108,6 +115,25 @@ TEST(text2bin_encoder, null_is_refused_for_an_integer) {
   } catch (const text2bin::text_error& e) {
     EXPECT_EQ(e.at(), 5u);
     EXPECT_STREQ(e.what(), "expected a decimal integer for field 'id' (i64), found null");
+  }
+}
+
+TEST(text2bin_encoder, a_prefix_encoder_reads_a_number_up_to_what_follows_it) {
+  record_encoder encoder(sluice_tools::parse_schema("n:i8,x:f64"), true);
+  std::vector<unsigned char> record(encoder.record_size(), 0xee);
+  std::string_view text = "-7,1e3\n";
+  const char* last = text.data() + text.size();
+  const char* comma = encoder.prefix_encoder(0)(text.data(), last, record.data());
+  ASSERT_EQ(comma, text.data() + 2);
+  const char* line_end = encoder.prefix_encoder(1)(comma + 1, last, record.data());
+  ASSERT_EQ(line_end, text.data() + 6);
+  std::vector<unsigned char> expected = {0xf9, 0x40, 0x8f, 0x40, 0, 0, 0, 0, 0};
+  EXPECT_EQ(record, expected);
+  // What std::from_chars refuses is left to encode(), and nothing is stored.
+  for (std::string_view refused : {"+1", "300", "x", "", "-"}) {
+    const char* end = refused.data() + refused.size();
+    EXPECT_EQ(encoder.prefix_encoder(0)(refused.data(), end, record.data()), nullptr) << refused;
+    EXPECT_EQ(record, expected) << refused;
   }
 }
 

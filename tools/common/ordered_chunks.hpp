@@ -31,7 +31,9 @@ using consume_chunk = std::function<void(std::size_t chunk, const block& text)>;
 // the one before it has returned), so that they may read a stream; the
 // produces run at the same time as each other and as the starts. At most
 // 2 * threads blocks exist at once, each reused: memory is bounded however
-// many chunks there are. An exception from start or produce is rethrown here
+// many chunks there are. The chunks under way (started, not yet consumed)
+// are consecutive, so chunk % (2 * threads) tells them apart: a caller may
+// keep more per chunk in an array of that size. An exception from start or produce is rethrown here
 // when its chunk's turn comes (the chunks before it are consumed first); one
 // from consume is rethrown at once. Either way no chunk is started once the
 // failure is known (those under way finish), and the workers are joined

@@ -1,6 +1,7 @@
 // sluice-text2bin: XML, CSV or JSON Lines to fixed-layout binary records.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 #include "common/schema.hpp"
@@ -29,8 +30,17 @@ struct job {
   unsigned threads = 0;   // threads parsing records; 0: one per CPU
 
   csv_header header = csv_header::detect;
-  bool trim_spaces = false;              // CSV: spaces and tabs around a cell are not part of it
+  bool trim_spaces = false;               // CSV: spaces and tabs around a cell are not part of it
   std::string record_element = "record";  // XML: the name of a record's element
+
+  // A piece, the text a worker parses at a time, is cut at the last record
+  // end before this many bytes from its start. Default: 4 MiB, so that every
+  // thread has several in a modest input and memory stays a few pieces per
+  // thread. (Tests make it small, to cut an input many times.)
+  std::size_t piece_bytes = std::size_t{4} << 20;
+  // The longest stretch without a record end (a record, or the head) read
+  // in whole, the buffer doubling, before it is an error. Default: 64 MiB.
+  std::size_t max_record_bytes = std::size_t{64} << 20;
 };
 
 // Converts job.input to job.output: parses pieces of whole records on

@@ -1,6 +1,7 @@
 #include "text2bin/record_encoder.hpp"
 
 #include <bit>
+#include <charconv>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -44,6 +45,20 @@ void encode_as(std::string_view text, bool big_endian, unsigned char* at,
   store(value, big_endian, at);
 }
 
+template <class T, bool big_endian>
+const char* encode_prefix_as(const char* first, const char* last, unsigned char* at) noexcept {
+  T value;
+  auto result = std::from_chars(first, last, value);
+  if (result.ec != std::errc{}) return nullptr;
+  store(value, big_endian, at);
+  return result.ptr;
+}
+
+template <class T>
+field_prefix_encoder::read_function prefix_reader(bool big_endian) noexcept {
+  return big_endian ? encode_prefix_as<T, true> : encode_prefix_as<T, false>;
+}
+
 }  // namespace
 
 record_encoder::record_encoder(sluice_tools::schema layout, bool big_endian)
@@ -76,6 +91,26 @@ void record_encoder::encode(std::size_t field, std::string_view text, std::size_
     case field_type::f32: return encode_as<float>(text, big_endian_, to, *this, field, at);
     case field_type::f64: return encode_as<double>(text, big_endian_, to, *this, field, at);
   }
+}
+
+field_prefix_encoder record_encoder::prefix_encoder(std::size_t field) const noexcept {
+  const auto& f = layout_.fields[field];
+  auto read = [&]() -> field_prefix_encoder::read_function {
+    switch (f.type) {
+      case field_type::i8: return prefix_reader<std::int8_t>(big_endian_);
+      case field_type::u8: return prefix_reader<std::uint8_t>(big_endian_);
+      case field_type::i16: return prefix_reader<std::int16_t>(big_endian_);
+      case field_type::u16: return prefix_reader<std::uint16_t>(big_endian_);
+      case field_type::i32: return prefix_reader<std::int32_t>(big_endian_);
+      case field_type::u32: return prefix_reader<std::uint32_t>(big_endian_);
+      case field_type::i64: return prefix_reader<std::int64_t>(big_endian_);
+      case field_type::u64: return prefix_reader<std::uint64_t>(big_endian_);
+      case field_type::f32: return prefix_reader<float>(big_endian_);
+      case field_type::f64: return prefix_reader<double>(big_endian_);
+    }
+    return nullptr;
+  };
+  return {read(), f.offset};
 }
 
 void record_encoder::encode_nan(std::size_t field, std::size_t at, unsigned char* record) const {

@@ -9,6 +9,32 @@
 
 namespace text2bin {
 
+// Reads the number at `first` with std::from_chars, up to the first byte
+// that cannot continue it, stores it into its field of `record` as
+// record_encoder::encode() would store the text up to there, and returns
+// that byte's address. Returns nullptr, storing nothing, where
+// std::from_chars refuses the text (a '+', "-0" for an unsigned type, no
+// number, a number out of range): encode() on the whole value then
+// decides, and says why. Never reads past `last`; no allocation. Cost: one
+// indirect call and the from_chars, for a parser's inner loop.
+class field_prefix_encoder {
+ public:
+  using read_function = const char* (*)(const char* first, const char* last,
+                                        unsigned char* at) noexcept;
+
+  field_prefix_encoder(read_function read, std::size_t offset) noexcept
+      : read_(read), offset_(offset) {}
+
+  const char* operator()(const char* first, const char* last,
+                         unsigned char* record) const noexcept {
+    return read_(first, last, record + offset_);
+  }
+
+ private:
+  read_function read_;
+  std::size_t offset_;
+};
+
 // Stores field values given as text into records of the layout --schema
 // gives, in the records' byte order. Every format's parser uses it, so that
 // a number means the same whatever the format it came in. Const and
@@ -37,6 +63,11 @@ class record_encoder {
   //   field 'id' (i32) out of range: "3000000000"
   void encode(std::size_t field, std::string_view text, std::size_t at,
               unsigned char* record) const;
+
+  // The fast path for a value that other text follows, for field `field`
+  // (its type, byte order and offset chosen here, once): see
+  // field_prefix_encoder below.
+  field_prefix_encoder prefix_encoder(std::size_t field) const noexcept;
 
   // Writes the quiet NaN into field `field`, a float or a double (JSON's
   // null, which is how sluice-bin2text writes a NaN there). Throws
