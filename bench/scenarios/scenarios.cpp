@@ -54,7 +54,7 @@ constexpr std::array<scenario, 15> all = {{
     {"text2bin",
      "CSV, JSON Lines, XML to binary records: iostreams, from_chars, nlohmann, simdjson, pugixml, "
      "expat, sluice-text2bin on 1 and every CPU",
-     16 * mib, make_text2bin, text_and_records},
+     32 * mib, make_text2bin, text_and_records},
     {"gather", "many small pieces: write(2) each, writev, sluice writer and write_gather", 32 * mib,
      make_gather, one_output},
     {"patch", "a delta tool's matches: little-endian fields and literals, stdio, iostreams, sluice",
