@@ -117,6 +117,10 @@ struct bench_case {
   // All a run writes, if more than bytes: then target.companion too, with
   // the same bytes as target.path, and checked like it. 0: bytes.
   std::uint64_t written = 0;
+  // What MB/s counts, when it is neither: a converter's text input (the
+  // text2bin scenario's, read from target.input), larger than the records
+  // it writes. 0: written, else bytes.
+  std::uint64_t measured = 0;
   // true: every run's target.path must hold the very bytes of the first
   // good run. false: the methods write different files (a database, a
   // journal directory), and each checks its own in `observe`.
@@ -133,6 +137,11 @@ struct bench_case {
   // For a case with an input: where it is when each run starts.
   input_cache input_state = input_cache::cached;
 };
+
+// The bytes MB/s counts: bench_case::measured, written or bytes.
+inline std::uint64_t measured_bytes(const bench_case& c) {
+  return c.measured ? c.measured : c.written ? c.written : c.bytes;
+}
 
 // True if the methods of `c` read its input and return a result rather
 // than write a file.

@@ -3,7 +3,8 @@
 //    "settings": {"repeat", "sync_included", "sluice_buffer_size",
 //                 "sluice_direct_buffer_size", "warmup"},
 //    "scenarios": [names], "cases": [{"scenario", "title", "bytes" (the
-//      output's), "written" (all a run writes: MB/s counts these),
+//      output's), "written" (all a run writes), "measured" (what MB/s
+//      counts: "written", or a converter's text input),
 //      "syncs_each_commit" (fdatasync in every figure, whatever
 //      sync_included says), "input" (a reading case's: {"cache": "cached" or
 //      "cold", "left_cached_bytes": the most the filesystem kept cached after
@@ -61,6 +62,7 @@ json case_json(const case_summary& summary) {
           {"title", bench.title},
           {"bytes", bench.bytes},
           {"written", bench.written ? bench.written : bench.bytes},
+          {"measured", measured_bytes(bench)},
           {"syncs_each_commit", bench.syncs_each_commit},
           {"input", input_json(summary)},
           {"methods", std::move(methods)},

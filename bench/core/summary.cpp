@@ -12,8 +12,7 @@ row figures_of(const bench_case& bench, std::size_t i, const method_result& resu
   row r{&bench.methods[i], &result, {}, {}, {}, {}};
   if (!result.error.empty() || result.seconds.empty()) return r;
   r.median_seconds = median(result.seconds);
-  std::uint64_t moved = bench.written ? bench.written : bench.bytes;
-  r.mb_per_s = static_cast<double>(moved) / *r.median_seconds / mb;
+  r.mb_per_s = static_cast<double>(measured_bytes(bench)) / *r.median_seconds / mb;
   return r;
 }
 

@@ -1,6 +1,8 @@
 // sluice-bench: the figures of a case, for the table and the JSON report.
 //
-// MB/s is 10^6 bytes per second over the median run. "vs best peer" is a
+// MB/s is 10^6 bytes per second over the median run, of the bytes the
+// case counts (measured_bytes: what a run writes, or a converter's text
+// input). "vs best peer" is a
 // method's speed over that of the fastest peer of the case (the non-sluice,
 // non-limit methods; for a method in a group, the fastest peer of its group:
 // in the journal table, with as many committing threads); "vs limit" its

@@ -1,4 +1,4 @@
-// sluice-bench: the binary record of the convert and bin2text scenarios,
+// sluice-bench: the binary record of the convert, bin2text and text2bin scenarios,
 // id:i32, ts:i64, x:f32, y:f64, flags:u16, packed and little-endian (as the
 // machines sluice-bench runs on), 26 bytes.
 #pragma once
@@ -20,6 +20,9 @@ struct record {
 
 inline constexpr std::size_t record_size = 4 + 8 + 4 + 8 + 2;
 
+// The record in the schema language of sluice-bin2text and sluice-text2bin.
+inline constexpr const char* record_schema = "id:i32,ts:i64,x:f32,y:f64,flags:u16";
+
 // The record packed at `at`.
 inline record decode_record(const unsigned char* at) {
   auto load = [at](std::size_t offset, auto value) {
@@ -40,18 +43,25 @@ inline record varied_record(std::uint64_t i) {
           static_cast<std::uint16_t>(h >> 48)};
 }
 
-// Appends `r`, packed, to `bytes`.
-inline void append_record(std::vector<unsigned char>& bytes, const record& r) {
-  auto store = [&bytes](auto value) {
-    unsigned char raw[sizeof value];
-    std::memcpy(raw, &value, sizeof value);
-    bytes.insert(bytes.end(), raw, raw + sizeof value);
+// Stores `r` packed at `at` (record_size bytes); returns the end.
+inline unsigned char* store_record(unsigned char* at, const record& r) {
+  auto store = [&at](auto value) {
+    std::memcpy(at, &value, sizeof value);
+    at += sizeof value;
   };
   store(r.id);
   store(r.ts);
   store(r.x);
   store(r.y);
   store(r.flags);
+  return at;
+}
+
+// Appends `r`, packed, to `bytes`.
+inline void append_record(std::vector<unsigned char>& bytes, const record& r) {
+  unsigned char raw[record_size];
+  store_record(raw, r);
+  bytes.insert(bytes.end(), raw, raw + record_size);
 }
 
 }  // namespace sluice::bench

@@ -19,6 +19,7 @@
 #include "core/io.hpp"
 #include "core/units.hpp"
 #include "peers/fmt_output_file.hpp"
+#include "scenarios/record_text.hpp"
 #include "scenarios/records.hpp"
 #include "scenarios/scenarios.hpp"
 
@@ -30,9 +31,8 @@
 namespace sluice::bench {
 namespace {
 
-constexpr std::string_view head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<records>\n";
-constexpr std::string_view tail = "</records>\n";
-constexpr const char* schema = "id:i32,ts:i64,x:f32,y:f64,flags:u16";
+const std::string_view head = text_head(text_form::xml);
+const std::string_view tail = text_tail(text_form::xml);
 
 template <class T>
 std::size_t text_size(T value) {
@@ -81,7 +81,7 @@ void convert_with_fmt(Out& out, const target& t) {
 void run_bin2text(const target& t, unsigned threads) {
   bin2text::job work;
   work.input = t.input;
-  work.layout = sluice_tools::parse_schema(schema);
+  work.layout = sluice_tools::parse_schema(record_schema);
   work.threads = threads;
   sluice::writer out = open_writer(t);
   bin2text::convert(work, out);

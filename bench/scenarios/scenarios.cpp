@@ -34,7 +34,14 @@ std::uint64_t xml_and_input(std::uint64_t size) {
   return saturating_add(one_output(size), size / 2);
 }
 
-constexpr std::array<scenario, 14> all = {{
+// text2bin: each format's text (of `size` bytes, a record more at most),
+// read in turn, and the records it becomes and their reference, 26 bytes a
+// record, whose text takes 50 or more.
+std::uint64_t text_and_records(std::uint64_t size) {
+  return saturating_add(saturating_add(size, 4096), one_output(size / 2));
+}
+
+constexpr std::array<scenario, 15> all = {{
     {"bytes", "one byte per call: stdio, iostreams, {fmt}, a hand buffer, sluice put", 32 * mib,
      make_bytes, one_output},
     {"text", "\"All work and no play...\" lines of a few pieces each", 64 * mib, make_text,
@@ -44,6 +51,10 @@ constexpr std::array<scenario, 14> all = {{
      16 * mib, make_convert, one_output},
     {"bin2text", "sluice-bin2text's conversion to XML, on 1 and every CPU, vs a {fmt} converter",
      32 * mib, make_bin2text, xml_and_input},
+    {"text2bin",
+     "CSV, JSON Lines, XML to binary records: iostreams, from_chars, nlohmann, simdjson, pugixml, "
+     "expat, sluice-text2bin on 1 and every CPU",
+     32 * mib, make_text2bin, text_and_records},
     {"gather", "many small pieces: write(2) each, writev, sluice writer and write_gather", 32 * mib,
      make_gather, one_output},
     {"patch", "a delta tool's matches: little-endian fields and literals, stdio, iostreams, sluice",

@@ -23,7 +23,7 @@ struct scenario {
   std::uint64_t (*disk_needed)(std::uint64_t size);
 };
 
-// bytes, text, convert, bin2text, gather, patch, large, fragment, durable, journal,
+// bytes, text, convert, bin2text, text2bin, gather, patch, large, fragment, durable, journal,
 // read, lines, numbers, scatter: the order of the report.
 std::span<const scenario> scenarios();
 
@@ -31,6 +31,7 @@ std::vector<bench_case> make_bytes(std::uint64_t size);
 std::vector<bench_case> make_text(std::uint64_t size);
 std::vector<bench_case> make_convert(std::uint64_t size);
 std::vector<bench_case> make_bin2text(std::uint64_t size);
+std::vector<bench_case> make_text2bin(std::uint64_t size);
 std::vector<bench_case> make_gather(std::uint64_t size);
 std::vector<bench_case> make_patch(std::uint64_t size);
 std::vector<bench_case> make_large(std::uint64_t size);

@@ -2,8 +2,9 @@
 // is checked before its figure counts (both files, where a run writes two),
 // a reading run's result too, against the first good run's; a reading
 // case's input is written once for the cases that share it and, in a cold
-// case, dropped from the page cache before each run; and "vs best peer"
-// compares a row of a group only with the peers of that group.
+// case, dropped from the page cache before each run; "vs best peer"
+// compares a row of a group only with the peers of that group; and MB/s
+// counts what a case says it measures.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -218,6 +219,16 @@ TEST(bench_summary, a_grouped_row_is_compared_with_the_peers_of_its_group_only) 
   EXPECT_DOUBLE_EQ(*rows[5].vs_best_peer, 2.0);
   EXPECT_DOUBLE_EQ(*rows[6].vs_best_peer, 0.5);
   EXPECT_DOUBLE_EQ(*rows[5].vs_limit, 4.0);  // the limit is the same for every group
+}
+
+// A converter's table counts the text it reads (bench_case::measured), not
+// the smaller output every run's bytes are checked against.
+TEST(bench_summary, mb_per_s_counts_the_measured_bytes_where_a_case_sets_them) {
+  bench_case c{"text2bin", "converted", 1000000, {}, {}};
+  std::vector<method_result> results;
+  EXPECT_DOUBLE_EQ(*summary_of(c, results, {{role::peer, 0, 0.5}}).rows[0].mb_per_s, 2.0);
+  c.measured = 3000000;
+  EXPECT_DOUBLE_EQ(*summarize({&c, results}).rows[0].mb_per_s, 6.0);
 }
 
 }  // namespace
