@@ -427,7 +427,7 @@ TEST_F(text2bin_test, a_large_input_shows_progress_when_stderr_is_a_terminal) {
   ::close(terminal);
   int status = wait_for(child);
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
-  std::size_t redrawn = 0;  // a piece of 4 MiB at a time
+  std::size_t redrawn = 0;  // a piece of 1 MiB at a time
   for (std::size_t at = 0; (at = shown.find("\rsluice-text2bin: ", at)) != shown.npos; ++at)
     ++redrawn;
   EXPECT_GE(redrawn, 10u) << shown;

@@ -44,8 +44,12 @@ text_error piece_cutter::too_long(const char* what) const {
 }
 
 std::string_view piece_cutter::read_head() {
+  // A head is short: read a little first (more only if it goes on), so that
+  // the text after it, carried to the first piece, is short too.
+  constexpr std::size_t first_read = std::size_t{64} << 10;
   std::string text;
-  for (std::size_t size = piece_bytes_;; size = std::min(2 * size, max_stretch_)) {
+  for (std::size_t size = std::min(piece_bytes_, first_read);;
+       size = std::min(2 * size, max_stretch_)) {
     std::size_t had = text.size();
     text.resize(size);
     text.resize(had + read(text.data() + had, size - had));
