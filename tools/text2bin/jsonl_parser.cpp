@@ -16,6 +16,26 @@ bool is_integer(sluice_tools::field_type type) noexcept {
   return type != sluice_tools::field_type::f32 && type != sluice_tools::field_type::f64;
 }
 
+// Whether c could go on a JSON number (so that a number read up to it is not
+// the whole one).
+bool continues_number(char c) noexcept {
+  return json::is_digit(c) || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-';
+}
+
+// Whether [first, end), a number std::from_chars read whole, is one in
+// JSON's grammar: no '-' without a digit after it ("-inf"), no leading 0
+// before another digit, and in a float's text (`point` true) no '.'
+// without a digit after it ("1.", "1.e5").
+bool json_number(const char* first, const char* end, bool point) noexcept {
+  const char* digits = first + (*first == '-');
+  if (digits == end || !json::is_digit(*digits)) return false;
+  if (*digits == '0' && digits + 1 != end && json::is_digit(digits[1])) return false;
+  if (point)
+    for (const char* p = digits; p != end; ++p)
+      if (*p == '.') return p + 1 != end && json::is_digit(p[1]);
+  return true;
+}
+
 // Reads the records of one piece, a line at a time: what a parse call
 // needs for itself (which fields a record has had, a record being made,
 // decoded text), so that the parser stays const and shared.
@@ -25,7 +45,10 @@ class record_reader {
       : encoder_(encoder),
         fields_(encoder.layout().fields),
         seen_in_(encoder.field_count(), 0),
-        record_(encoder.record_size()) {}
+        record_(encoder.record_size()) {
+    for (std::size_t field = 0; field < fields_.size(); ++field)
+      readers_.push_back(encoder.prefix_encoder(field));
+  }
 
   // Reads the line [in.p, in.end): nothing if it is blank, else one record,
   // appended to `out`.
@@ -107,8 +130,23 @@ class record_reader {
     return true;
   }
 
-  // The value at in.p, stored in `field` of the record.
+  // The value at in.p, stored in `field` of the record: a number read
+  // whole by std::from_chars, where it is plain JSON, or as read_any_value
+  // reads it (and refuses it, saying why).
   void read_value(cursor& in, std::size_t field) {
+    if (!in.done() && (*in.p == '-' || json::is_digit(*in.p))) {
+      const char* end = readers_[field](in.p, in.end, record_.data());
+      if (end && (end == in.end || !continues_number(*end)) &&
+          json_number(in.p, end, !is_integer(fields_[field].type))) {
+        in.p = end;
+        return;
+      }
+    }
+    read_any_value(in, field);
+  }
+
+  // The value at in.p, stored in `field` of the record.
+  void read_any_value(cursor& in, std::size_t field) {
     const char* first = in.p;
     std::size_t at = in.at();
     if (!in.done() && (*in.p == '-' || json::is_digit(*in.p))) {
@@ -159,6 +197,7 @@ class record_reader {
   std::size_t record_number_ = 0;
   std::size_t next_field_ = 0;  // the field expected next: the one after the last key's
   std::vector<unsigned char> record_;
+  std::vector<field_prefix_encoder> readers_;  // field i's fast reader
   std::string scratch_;
 };
 
