@@ -180,9 +180,11 @@ std::size_t format_shortest_fixed_by_digits(char* text, T value) noexcept {
   const char* first = scientific;
   if (*first == '-') *out++ = *first++;
   const char* mark = end - 4;  // the 'e'
-  std::string_view rest =
-      first[1] == '.' ? std::string_view(first + 2, static_cast<std::size_t>(mark - first - 2))
-                      : std::string_view();
+  // The digits after the first ("2345"); none, but at a real address for
+  // memcpy, in "1e+15".
+  std::string_view rest(first + 1, 0);
+  if (first[1] == '.')
+    rest = std::string_view(first + 2, static_cast<std::size_t>(mark - first - 2));
   return static_cast<std::size_t>(lay_out_fixed(out, *first, rest, exponent) - text);
 }
 
@@ -190,7 +192,8 @@ std::size_t format_shortest_fixed_by_digits(char* text, T value) noexcept {
 // is a T (below 2^digits: 9.007e15 for a double, 16777216 for a float),
 // std::to_chars's fixed notation has the same text; above that it writes a
 // float's exact integer value (999999986991104 where {fmt} writes
-// 1000000000000000), so there the digits are laid out by hand. Whether the shortest digits' decimal exponent is in
+// 1000000000000000), so there the digits are laid out by hand. Whether the shortest digits' decimal
+// exponent is in
 // [-4, fixed_below) is told from the value: |value| >= T("1e-4") and <
 // T("1e<fixed_below>"). Exact: the digits read back to the value, and
 // reading rounds monotonically.
