@@ -1,9 +1,10 @@
 // sluice-bench "text2bin": the records of records.hpp as CSV, JSON Lines
 // and XML (record_text.hpp: as sluice-bin2text writes them) turned back into
 // the packed 26-byte records, one table per format. The peers are what a
-// user would write or pick: for CSV an iostream converter and a hand one
-// (text2bin_csv.hpp), for JSON Lines nlohmann/json and simdjson, for XML
-// pugixml and expat (peers/record_text_peers.hpp); sluice's rows are
+// user would write or pick: for CSV and JSON Lines an iostream converter
+// and a hand one (text2bin_csv.hpp, text2bin_jsonl.hpp), for JSON Lines
+// also nlohmann/json and simdjson, for XML pugixml and expat
+// (peers/record_text_peers.hpp); sluice's rows are
 // sluice-text2bin's conversion on 1 thread and on every CPU. Every method
 // writes the same packed records to target.path, which the runner checks;
 // MB/s counts the text read (bench_case::measured), not the records
@@ -21,6 +22,7 @@
 #include "scenarios/records.hpp"
 #include "scenarios/scenarios.hpp"
 #include "scenarios/text2bin_csv.hpp"
+#include "scenarios/text2bin_jsonl.hpp"
 
 #ifdef SLUICE_BENCH_HAVE_TEXT2BIN
 #include "common/schema.hpp"
@@ -106,7 +108,13 @@ bench_case make_case(text_form form, std::uint64_t requested) {
       c.methods.push_back(
           {"std::from_chars, read(2) 1 MiB + memchr, write(2)", role::peer, csv_by_hand});
       break;
-    case text_form::jsonl: add_jsonl_peers(c); break;
+    case text_form::jsonl:
+      c.methods.push_back(
+          {"std::getline + ignore(':') >>, std::ofstream::write", role::peer, jsonl_with_iostream});
+      c.methods.push_back(
+          {"std::from_chars after each ':', read(2) 1 MiB, write(2)", role::peer, jsonl_by_hand});
+      add_jsonl_peers(c);
+      break;
     case text_form::xml: add_xml_peers(c); break;
   }
   add_sluice_rows(c, form);

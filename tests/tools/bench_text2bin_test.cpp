@@ -15,6 +15,7 @@
 #include "scenarios/record_text.hpp"
 #include "scenarios/records.hpp"
 #include "scenarios/text2bin_csv.hpp"
+#include "scenarios/text2bin_jsonl.hpp"
 
 namespace {
 
@@ -94,6 +95,8 @@ TEST_F(converted, csv_reads_back_to_its_records_by_hand_and_by_iostreams) {
 TEST_F(converted, json_lines_read_back_to_their_records) {
   make_input(text_form::jsonl);
   std::string expected = packed_records_of(records);
+  EXPECT_EQ(output_of(jsonl_by_hand), expected);
+  EXPECT_EQ(output_of(jsonl_with_iostream), expected);
   EXPECT_EQ(output_of(jsonl_with_nlohmann), expected);
 #ifdef SLUICE_BENCH_HAVE_SIMDJSON
   EXPECT_EQ(output_of(jsonl_with_simdjson), expected);
