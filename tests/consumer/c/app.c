@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <sluice/c.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -32,8 +33,14 @@
 
 enum { rows = 20000 };
 
-static void join(char* path, size_t size, const char* dir, const char* name) {
-  snprintf(path, size, "%s/%s", dir, name);
+/* dir/name in path[size]; nonzero (and a message) if it does not fit. */
+static int join(char* path, size_t size, const char* dir, const char* name) {
+  int length = snprintf(path, size, "%s/%s", dir, name);
+  if (length < 0 || (size_t)length >= size) {
+    fprintf(stderr, "the path %s/%s is too long\n", dir, name);
+    return 1;
+  }
+  return 0;
 }
 
 /* rows of "<-7i>,<i/8>,x\n" through a small buffer (many flushes), then a
@@ -107,7 +114,7 @@ static int read_rows(const char* path, uint64_t told) {
 static int open_fails(const char* dir) {
   char path[4096];
   sluice_writer* out = (sluice_writer*)&out;
-  join(path, sizeof path, dir, "missing/out.txt");
+  if (join(path, sizeof path, dir, "missing/out.txt") != 0) return 1;
   EXPECT(sluice_writer_open(&out, path, NULL) == ENOENT);
   EXPECT(out == NULL);
   EXPECT(strstr(sluice_last_error(), "missing/out.txt") != NULL);
@@ -173,15 +180,15 @@ int main(int argc, char** argv) {
   }
   /* A fresh directory per run: a journal left by an earlier one would hold
      other lsns. */
-  join(run, sizeof run, argv[1], "run-XXXXXX");
+  if (join(run, sizeof run, argv[1], "run-XXXXXX") != 0) return 2;
   if ((mkdir(argv[1], 0755) != 0 && errno != EEXIST) || mkdtemp(run) == NULL) {
     perror(run);
     return 2;
   }
-  join(path, sizeof path, run, "rows.csv");
+  if (join(path, sizeof path, run, "rows.csv") != 0) return 2;
   if (write_rows(path, &told) != 0 || read_rows(path, told) != 0) return 3;
   if (open_fails(run) != 0) return 4;
-  join(path, sizeof path, run, "journal");
+  if (join(path, sizeof path, run, "journal") != 0) return 2;
   if (write_journal(path) != 0 || read_journal(path) != 0) return 5;
   puts("the C API wrote, read and journaled through the installed package");
   return 0;
