@@ -13,22 +13,22 @@
 #include <sys/stat.h>
 
 /* A call that must return 0; else the program says which and why. */
-#define CHECK(call)                                                                  \
-  do {                                                                               \
-    int check_error_ = (call);                                                       \
-    if (check_error_ != 0) {                                                         \
-      fprintf(stderr, "%s:%d: %s returned %d: %s\n", __FILE__, __LINE__, #call,       \
-              check_error_, sluice_last_error());                                    \
-      return 1;                                                                      \
-    }                                                                                \
+#define CHECK(call)                                                                           \
+  do {                                                                                        \
+    int check_error_ = (call);                                                                \
+    if (check_error_ != 0) {                                                                  \
+      fprintf(stderr, "%s:%d: %s returned %d: %s\n", __FILE__, __LINE__, #call, check_error_, \
+              sluice_last_error());                                                           \
+      return 1;                                                                               \
+    }                                                                                         \
   } while (0)
 
-#define EXPECT(condition)                                                            \
-  do {                                                                               \
-    if (!(condition)) {                                                              \
-      fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #condition);       \
-      return 1;                                                                      \
-    }                                                                                \
+#define EXPECT(condition)                                                      \
+  do {                                                                         \
+    if (!(condition)) {                                                        \
+      fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #condition); \
+      return 1;                                                                \
+    }                                                                          \
   } while (0)
 
 enum { rows = 20000 };
