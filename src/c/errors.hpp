@@ -42,9 +42,12 @@ int guarded(Body&& body) noexcept {
 
 // Copies the caller's options struct `given` (whose first field, `size`,
 // says how many bytes of it the caller knows) over `into`, which holds the
-// defaults: NULL keeps them. A size below this version's struct, or one
-// above it with a nonzero byte past it (an option this version does not
-// know), is refused: returns EINVAL naming `function`.
+// defaults: NULL keeps them. A size above this version's struct with a
+// nonzero byte past it (an option this version does not know) is refused,
+// returning EINVAL naming `function`, and so is one below it: every struct
+// is still at its first version. The first field added to one will make
+// the sizes of its earlier versions welcome, the fields they lack keeping
+// their defaults.
 template <class Options>
 int copy_options(const Options* given, Options& into, std::string_view function) noexcept {
   if (given == nullptr) return 0;
