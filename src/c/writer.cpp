@@ -107,7 +107,8 @@ int print_formatted(sluice::writer& out, const char* format, va_list args) {
 extern "C" {
 
 void sluice_writer_options_init(sluice_writer_options* options) {
-  if (options != nullptr) *options = sluice_writer_options{};
+  if (options == nullptr) return;
+  *options = sluice_writer_options{};
   options->size = sizeof(sluice_writer_options);
 }
 
