@@ -90,6 +90,7 @@ int c_reader_fault_eintr_and_short_reads_do_not_show(const char* dir) {
   static char content[5001];
   c_pattern(content, sizeof content - 1, 6);
   for (size_t i = 37; i < sizeof content - 1; i += 37 + i % 11) content[i] = '\n';
+  content[sizeof content - 2] = 'z'; /* no newline at the end */
   c_path path = c_path_in(dir, "in");
   CHECK_OK(c_write_all(path.text, content, strlen(content)));
   sluice_reader_options options;
@@ -99,7 +100,7 @@ int c_reader_fault_eintr_and_short_reads_do_not_show(const char* dir) {
   CHECK_OK(c_fake_install());
   CHECK_OK(sluice_reader_open(&r, path.text, &options));
   for (int nth = 1; nth < 60; nth += 3) {
-    c_fake_short_transfer(C_FAKE_READ_AT, nth, (size_t)nth % 7);
+    c_fake_short_transfer(C_FAKE_READ_AT, nth, 1 + (size_t)nth % 7);
     c_fake_fail(C_FAKE_READ_AT, nth + 1, EINTR);
   }
   static char got[sizeof content];
@@ -116,7 +117,7 @@ int c_reader_fault_eintr_and_short_reads_do_not_show(const char* dir) {
   CHECK(c_fake_calls(C_FAKE_READ_AT) > 60);
   c_fake_remove();
   CHECK_OK(sluice_reader_close(r));
-  got[size - 1] = '\0'; /* the content has no newline at its end */
+  got[size - 1] = '\0'; /* the newline after the last line, which the content has not */
   CHECK_STR(got, content);
   return 0;
 }
