@@ -42,6 +42,7 @@
 #ifndef SLUICE_C_H
 #define SLUICE_C_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -117,8 +118,7 @@ void sluice_writer_options_init(sluice_writer_options* options);
    failure). `options` NULL: the defaults. Errors as the C++ writer(path):
    nothing is accepted or created when it fails; EINVAL for options whose
    size is 0 or whose values are out of range. */
-int sluice_writer_open(sluice_writer** out, const char* path,
-                       const sluice_writer_options* options);
+int sluice_writer_open(sluice_writer** out, const char* path, const sluice_writer_options* options);
 
 /* A writer on the open descriptor `fd`, from its current position, borrowed:
    sluice_writer_close leaves `fd` open. `name` names it in messages
@@ -160,8 +160,10 @@ int sluice_writer_print_fixed(sluice_writer* writer, double value, int precision
    locale's rules), and for the same reason no faster than fprintf's
    formatting: use it for the odd line, the typed calls in loops. EINVAL if
    vsnprintf fails (an invalid format). */
-int sluice_writer_printf(sluice_writer* writer, const char* format, ...)
-    SLUICE_PRINTF_FORMAT(2, 3);
+int sluice_writer_printf(sluice_writer* writer, const char* format, ...) SLUICE_PRINTF_FORMAT(2, 3);
+/* The same with a va_list, as vfprintf. */
+int sluice_writer_vprintf(sluice_writer* writer, const char* format, va_list args)
+    SLUICE_PRINTF_FORMAT(2, 0);
 
 /* Room of at least `n` bytes in the buffer, flushing first if needed, for
    formatting straight into it: *room and *room_size (>= n) say where and how
@@ -217,8 +219,7 @@ void sluice_reader_options_init(sluice_reader_options* options);
 
 /* Opens `path` for reading (a regular file, a FIFO, a device). `options`
    NULL: the defaults. */
-int sluice_reader_open(sluice_reader** out, const char* path,
-                       const sluice_reader_options* options);
+int sluice_reader_open(sluice_reader** out, const char* path, const sluice_reader_options* options);
 /* A reader on the open descriptor `fd` (a pipe, standard input: fd 0),
    borrowed: sluice_reader_close leaves it open. `name` names it in
    messages. */
@@ -319,8 +320,8 @@ typedef struct sluice_bytes {
 
 /* Appends `count` records with consecutive lsns, all or nothing after a
    crash; *last_lsn (if not NULL) gets the last one's. */
-int sluice_journal_append_many(sluice_journal* journal, const sluice_bytes* records,
-                               size_t count, uint64_t* last_lsn);
+int sluice_journal_append_many(sluice_journal* journal, const sluice_bytes* records, size_t count,
+                               uint64_t* last_lsn);
 
 /* Returns once every record up to `lsn` is durable (group commit: one
    fdatasync serves every thread waiting). EINVAL for an lsn not appended; a
@@ -332,8 +333,7 @@ int sluice_journal_write(sluice_journal* journal, const void* data, size_t size,
 
 /* A cursor over the records from `lsn` on that are durable now. ERANGE for
    an lsn older than the oldest kept. Close every cursor before its journal. */
-int sluice_journal_read_from(sluice_journal* journal, uint64_t lsn,
-                             sluice_journal_cursor** out);
+int sluice_journal_read_from(sluice_journal* journal, uint64_t lsn, sluice_journal_cursor** out);
 /* The next record: its lsn, bytes and size, valid until the cursor moves
    on. SLUICE_EOF after the last; EILSEQ for a damaged record. */
 int sluice_journal_cursor_next(sluice_journal_cursor* cursor, uint64_t* lsn, const void** data,
@@ -366,8 +366,7 @@ static inline int sluice_writer_put_inline(sluice_writer* writer, char c) {
   return (sluice_writer_put)(writer, c);
 }
 
-static inline int sluice_writer_write_inline(sluice_writer* writer, const void* data,
-                                             size_t size) {
+static inline int sluice_writer_write_inline(sluice_writer* writer, const void* data, size_t size) {
   struct sluice_writer_window* window = (struct sluice_writer_window*)(void*)writer;
   if (writer != NULL && size <= (size_t)(window->end - window->next) && size != 0) {
     memcpy(window->next, data, size);
@@ -379,8 +378,7 @@ static inline int sluice_writer_write_inline(sluice_writer* writer, const void* 
 
 #ifndef SLUICE_NO_INLINE
 #define sluice_writer_put(writer, c) sluice_writer_put_inline((writer), (c))
-#define sluice_writer_write(writer, data, size) \
-  sluice_writer_write_inline((writer), (data), (size))
+#define sluice_writer_write(writer, data, size) sluice_writer_write_inline((writer), (data), (size))
 #endif
 
 #ifdef __cplusplus
