@@ -65,9 +65,9 @@ extern "C" {
   X(journal_fault, eintr_and_short_writes_do_not_show)                \
   /* handles_test.c */                                                \
   X(handles, null_is_refused_by_every_call)                           \
-  X(handles, close_of_null_does_nothing)                              \
+  X(handles, close_or_init_of_null_does_nothing)                      \
   X(handles, options_of_size_zero_or_out_of_range_are_refused)        \
-  X(handles, options_from_an_older_caller_end_at_their_size)          \
+  X(handles, options_from_a_newer_caller_are_checked_past_their_size) \
   X(handles, last_error_is_per_thread)                                \
   X(handles, error_handler_setter_returns_the_previous)               \
   /* end */

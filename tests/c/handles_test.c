@@ -71,9 +71,12 @@ int c_handles_null_is_refused_by_every_call(const char* dir) {
   return 0;
 }
 
-/* Closing or destroying nothing does nothing, and succeeds. */
-int c_handles_close_of_null_does_nothing(const char* dir) {
+/* Closing, destroying or initializing nothing does nothing (and succeeds). */
+int c_handles_close_or_init_of_null_does_nothing(const char* dir) {
   (void)dir;
+  sluice_writer_options_init(NULL);
+  sluice_reader_options_init(NULL);
+  sluice_journal_options_init(NULL);
   CHECK_OK(sluice_writer_close(NULL));
   sluice_writer_destroy(NULL);
   CHECK_OK(sluice_reader_close(NULL));
@@ -133,30 +136,54 @@ int c_handles_options_of_size_zero_or_out_of_range_are_refused(const char* dir) 
   return 0;
 }
 
-/* An older caller's options, which end before the fields added since:
-   those take their defaults, whatever lies in memory past `size`. */
-int c_handles_options_from_an_older_caller_end_at_their_size(const char* dir) {
-  c_path path = c_path_in(dir, "older");
-  sluice_writer_options writing;
-  sluice_writer_options_init(&writing);
-  writing.size = offsetof(sluice_writer_options, durability);
-  writing.buffer_size = 16;
-  writing.durability = 99; /* not the caller's: never read */
-  writing.caching = 99;
+/* Options from a newer caller, whose struct has grown fields this version
+   does not know: taken while those are zero (their defaults), refused
+   (EINVAL) if one is set, as this version could not honour it. */
+int c_handles_options_from_a_newer_caller_are_checked_past_their_size(const char* dir) {
+  c_path path = c_path_in(dir, "newer");
+  struct newer_writer_options {
+    sluice_writer_options known;
+    uint64_t unknown;
+  } writing;
+  memset(&writing, 0, sizeof writing);
+  sluice_writer_options_init(&writing.known);
+  writing.known.size = sizeof writing;
+  writing.known.buffer_size = 16;
   sluice_writer* w = NULL;
-  CHECK_OK(sluice_writer_open(&w, path.text, &writing));
+  CHECK_OK(sluice_writer_open(&w, path.text, &writing.known));
   CHECK_OK(sluice_writer_write(w, "0123456789abcdefg", 17));
-  CHECK(c_file_size(path.text) >= 16); /* the buffer size, within `size`, is honoured */
+  CHECK(c_file_size(path.text) >= 16); /* the known fields are honoured */
   CHECK_OK(sluice_writer_close(w));
+  writing.unknown = 1;
+  CHECK_RC(sluice_writer_open(&w, path.text, &writing.known), EINVAL);
+  CHECK(w == NULL);
 
-  sluice_reader_options reading;
-  sluice_reader_options_init(&reading);
-  reading.size = offsetof(sluice_reader_options, line_end);
-  reading.line_end = 99;
-  reading.caching = 99;
+  struct newer_reader_options {
+    sluice_reader_options known;
+    uint64_t unknown;
+  } reading;
+  memset(&reading, 0, sizeof reading);
+  sluice_reader_options_init(&reading.known);
+  reading.known.size = sizeof reading;
   sluice_reader* r = NULL;
-  CHECK_OK(sluice_reader_open(&r, path.text, &reading));
+  CHECK_OK(sluice_reader_open(&r, path.text, &reading.known));
   CHECK_OK(sluice_reader_close(r));
+  reading.unknown = 1;
+  CHECK_RC(sluice_reader_open(&r, path.text, &reading.known), EINVAL);
+
+  struct newer_journal_options {
+    sluice_journal_options known;
+    uint64_t unknown;
+  } journaling;
+  memset(&journaling, 0, sizeof journaling);
+  sluice_journal_options_init(&journaling.known);
+  journaling.known.size = sizeof journaling;
+  c_path log = c_path_in(dir, "log");
+  sluice_journal* j = NULL;
+  CHECK_OK(sluice_journal_open(&j, log.text, &journaling.known));
+  CHECK_OK(sluice_journal_close(j));
+  journaling.unknown = 1;
+  CHECK_RC(sluice_journal_open(&j, log.text, &journaling.known), EINVAL);
   return 0;
 }
 
