@@ -59,6 +59,7 @@ extern "C" {
   X(journal, options_are_honoured_and_checked)                        \
   X(journal, a_second_writer_is_refused)                              \
   X(journal, refuses_a_record_too_large)                              \
+  X(journal, threads_write_at_once)                                   \
   /* journal_fault_test.c */                                          \
   X(journal_fault, failed_sync_poisons)                               \
   X(journal_fault, enospc_on_write_poisons)                           \

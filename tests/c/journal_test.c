@@ -1,6 +1,7 @@
 /* The C journal: appends, commits, cursors, truncation, options, one writer. */
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -225,6 +226,70 @@ int c_journal_refuses_a_record_too_large(const char* dir) {
   CHECK_RC(appended, EMSGSIZE);
   CHECK_OK(sluice_journal_next_lsn(j, &lsn));
   CHECK_U64(lsn, 1);
+  CHECK_OK(sluice_journal_close(j));
+  return 0;
+}
+
+enum { writers = 4, records_each = 50 };
+
+/* One of the threads of the test below: its records "<thread> <i>", each
+   written (appended and committed), and the lsn each got. */
+struct committer {
+  sluice_journal* journal;
+  int thread;
+  int failed; /* the first rc that was not 0 */
+  uint64_t lsns[records_each];
+};
+
+static void* commit_records(void* argument) {
+  struct committer* self = argument;
+  char text[32];
+  for (int i = 0; i < records_each && self->failed == 0; ++i) {
+    int size = snprintf(text, sizeof text, "%d %d", self->thread, i);
+    self->failed = sluice_journal_write(self->journal, text, (size_t)size, &self->lsns[i]);
+  }
+  return NULL;
+}
+
+/* Threads writing to one journal at once (group commit): every record gets
+   its own lsn, in each thread's order, and reads back once. */
+int c_journal_threads_write_at_once(const char* dir) {
+  c_path path = c_path_in(dir, "log");
+  sluice_journal* j = NULL;
+  CHECK_OK(sluice_journal_open(&j, path.text, NULL));
+  struct committer committers[writers];
+  pthread_t threads[writers];
+  for (int t = 0; t < writers; ++t) {
+    committers[t].journal = j;
+    committers[t].thread = t;
+    committers[t].failed = 0;
+    CHECK(pthread_create(&threads[t], NULL, commit_records, &committers[t]) == 0);
+  }
+  for (int t = 0; t < writers; ++t) CHECK(pthread_join(threads[t], NULL) == 0);
+  int next_record[writers] = {0};
+  for (int t = 0; t < writers; ++t) {
+    CHECK_OK(committers[t].failed);
+    for (int i = 1; i < records_each; ++i) CHECK(committers[t].lsns[i] > committers[t].lsns[i - 1]);
+  }
+  sluice_journal_cursor* cursor = NULL;
+  CHECK_OK(sluice_journal_read_from(j, 1, &cursor));
+  for (uint64_t lsn = 1; lsn <= writers * records_each; ++lsn) {
+    uint64_t got = 0;
+    const void* data = NULL;
+    size_t size = 0;
+    CHECK_OK(sluice_journal_cursor_next(cursor, &got, &data, &size));
+    CHECK_U64(got, lsn);
+    char text[32];
+    snprintf(text, sizeof text, "%.*s", (int)size, (const char*)data);
+    int thread = -1;
+    int i = -1;
+    CHECK(sscanf(text, "%d %d", &thread, &i) == 2 && thread >= 0 && thread < writers);
+    CHECK_INT(i, next_record[thread]); /* each thread's records in its order, once */
+    CHECK_U64(committers[thread].lsns[i], lsn);
+    ++next_record[thread];
+  }
+  CHECK_CURSOR_END(cursor);
+  sluice_journal_cursor_close(cursor);
   CHECK_OK(sluice_journal_close(j));
   return 0;
 }
