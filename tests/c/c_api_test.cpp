@@ -35,6 +35,7 @@ using c_reader_fault = c_test;
 using c_numbers = c_test;
 using c_journal = c_test;
 using c_journal_fault = c_test;
+using c_no_inline = c_test;
 using c_handles = c_test;
 
 #define SLUICE_C_TEST(suite, name) \

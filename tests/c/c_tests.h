@@ -64,6 +64,8 @@ extern "C" {
   X(journal_fault, failed_sync_poisons)                               \
   X(journal_fault, enospc_on_write_poisons)                           \
   X(journal_fault, eintr_and_short_writes_do_not_show)                \
+  /* no_inline_test.c */                                              \
+  X(no_inline, put_and_write_are_the_exported_functions)              \
   /* handles_test.c */                                                \
   X(handles, null_is_refused_by_every_call)                           \
   X(handles, close_or_init_of_null_does_nothing)                      \
