@@ -71,24 +71,34 @@ static int write_records(sluice_journal* j, uint64_t first, uint64_t last) {
   return 0;
 }
 
+/* Makes the next call of `which` fail with `error` while a record is
+   written, which returns `error`; its message, kept in failure[0, size),
+   is "sluice: <operation> '<dir>/<a segment>'...: <strerror(error)>". */
+static int poison(sluice_journal* j, c_fake_call which, int error, const char* operation,
+                  const char* dir, char* failure, size_t size) {
+  c_fake_fail(which, c_fake_calls(which) + 1, error);
+  CHECK_RC(sluice_journal_write(j, "the record that fails", 21, NULL), error);
+  snprintf(failure, size, "%s", sluice_last_error());
+  char prefix[1200];
+  snprintf(prefix, sizeof prefix, "sluice: %s '%s/", operation, dir);
+  CHECK(strncmp(failure, prefix, strlen(prefix)) == 0);
+  const char* reason = strrchr(failure, ':');
+  CHECK(reason != NULL && strcmp(reason + 2, strerror(error)) == 0);
+  return 0;
+}
+
 int c_journal_fault_failed_sync_poisons(const char* dir) {
   c_path path = c_path_in(dir, "log");
   sluice_journal* j = NULL;
   CHECK_OK(c_fake_install());
   CHECK_OK(sluice_journal_open(&j, path.text, NULL));
   if (write_records(j, 1, 3) != 0) return 1;
-  c_fake_fail(C_FAKE_SYNC_DATA, c_fake_calls(C_FAKE_SYNC_DATA) + 1, EIO);
-  CHECK_RC(sluice_journal_write(j, "record 4", 8, NULL), EIO);
   char failure[1200];
-  snprintf(failure, sizeof failure, "%s", sluice_last_error());
-  char prefix[1200];
-  snprintf(prefix, sizeof prefix, "sluice: fdatasync '%s/", path.text);
-  CHECK(strncmp(failure, prefix, strlen(prefix)) == 0);
-  const char* reason = strrchr(failure, ':');
-  CHECK(reason != NULL && strcmp(reason + 2, strerror(EIO)) == 0);
+  if (poison(j, C_FAKE_SYNC_DATA, EIO, "fdatasync", path.text, failure, sizeof failure) != 0)
+    return 1;
   if (expect_poisoned(j, path.text, EIO, failure) != 0) return 1;
   c_fake_remove();
-  /* What was committed before is all there (record 4 may be too: it was written). */
+  /* What was committed before is all there (the failed record may be too: it was written). */
   sluice_journal* again = NULL;
   CHECK_OK(sluice_journal_open(&again, path.text, NULL));
   uint64_t next = 0;
@@ -104,14 +114,10 @@ int c_journal_fault_enospc_on_write_poisons(const char* dir) {
   CHECK_OK(c_fake_install());
   CHECK_OK(sluice_journal_open(&j, path.text, NULL));
   if (write_records(j, 1, 1) != 0) return 1;
-  c_fake_fail(C_FAKE_WRITE_AT, c_fake_calls(C_FAKE_WRITE_AT) + 1, ENOSPC);
-  CHECK_RC(sluice_journal_write(j, "record 2", 8, NULL), ENOSPC);
   char failure[1200];
-  snprintf(failure, sizeof failure, "%s", sluice_last_error());
-  char prefix[1200];
-  snprintf(prefix, sizeof prefix, "sluice: write '%s/", path.text);
-  CHECK(strncmp(failure, prefix, strlen(prefix)) == 0);
-  CHECK(strstr(failure, " at offset ") != NULL);
+  if (poison(j, C_FAKE_WRITE_AT, ENOSPC, "write", path.text, failure, sizeof failure) != 0)
+    return 1;
+  CHECK(strstr(failure, "' at offset ") != NULL);
   if (expect_poisoned(j, path.text, ENOSPC, failure) != 0) return 1;
   c_fake_remove();
   return holds_records(path.text, 1);
