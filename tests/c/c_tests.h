@@ -68,6 +68,7 @@ extern "C" {
   X(no_inline, put_and_write_are_the_exported_functions)              \
   /* handles_test.c */                                                \
   X(handles, null_is_refused_by_every_call)                           \
+  X(handles, null_path_is_refused)                                    \
   X(handles, close_or_init_of_null_does_nothing)                      \
   X(handles, options_of_size_zero_or_out_of_range_are_refused)        \
   X(handles, options_from_a_newer_caller_are_checked_past_their_size) \

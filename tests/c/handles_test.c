@@ -71,6 +71,21 @@ int c_handles_null_is_refused_by_every_call(const char* dir) {
   return 0;
 }
 
+/* A NULL path (or directory) is refused, and *out is NULL. */
+int c_handles_null_path_is_refused(const char* dir) {
+  (void)dir;
+  sluice_writer* w = (sluice_writer*)&w;
+  CHECK_REFUSED(sluice_writer_open(&w, NULL, NULL));
+  CHECK(w == NULL);
+  sluice_reader* r = (sluice_reader*)&r;
+  CHECK_REFUSED(sluice_reader_open(&r, NULL, NULL));
+  CHECK(r == NULL);
+  sluice_journal* j = (sluice_journal*)&j;
+  CHECK_REFUSED(sluice_journal_open(&j, NULL, NULL));
+  CHECK(j == NULL);
+  return 0;
+}
+
 /* Closing, destroying or initializing nothing does nothing (and succeeds). */
 int c_handles_close_or_init_of_null_does_nothing(const char* dir) {
   (void)dir;
