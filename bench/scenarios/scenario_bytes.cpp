@@ -8,6 +8,7 @@
 #include "core/content.hpp"
 #include "core/io.hpp"
 #include "core/units.hpp"
+#include "peers/c_rows.hpp"
 #include "peers/fmt_output_file.hpp"
 #include "peers/ofstream.hpp"
 #include "peers/stdio_file.hpp"
@@ -78,6 +79,26 @@ void run_sluice_put(const target& t, std::uint64_t size) {
   finish(out, t);
 }
 
+// The rows written in C (peers/c_bytes.c) index the same pattern.
+static_assert(C_ROWS_PATTERN_PERIOD == pattern_period);
+
+void run_c_sluice_put(const target& t, std::uint64_t size) {
+  check_sluice_c(c_rows_sluice_put(t.path, pattern(), size, t.buffer_size, t.sync));
+}
+
+// `buffer`: as run_putc_unlocked's.
+void run_c_putc(const target& t, std::uint64_t size, std::size_t buffer) {
+  const char* call = "";
+  int error = c_rows_stdio_putc(t.path, pattern(), size, buffer, t.sync, &call);
+  check_stdio_c(error, call, t.path);  // `call` read after the call
+}
+
+void run_c_putc_unlocked(const target& t, std::uint64_t size, std::size_t buffer) {
+  const char* call = "";
+  int error = c_rows_stdio_putc_unlocked(t.path, pattern(), size, buffer, t.sync, &call);
+  check_stdio_c(error, call, t.path);
+}
+
 }  // namespace
 
 std::vector<bench_case> make_bytes(std::uint64_t size) {
@@ -99,6 +120,15 @@ std::vector<bench_case> make_bytes(std::uint64_t size) {
   });
   c.methods.push_back(bind_method("hand buffer + write(2)", role::limit, run_hand_buffer, size));
   c.methods.push_back(bind_method("sluice writer::put", role::sluice, run_sluice_put, size));
+  // The same from C (compiled as C11): stdio as a C program calls it, and
+  // the C API's inline sluice_writer_put.
+  c.methods.push_back(bind_method(
+      "C putc, stdio's buffer", role::peer,
+      [](const target& t, std::uint64_t n) { run_c_putc(t, n, 0); }, size));
+  c.methods.push_back(bind_method(
+      "C putc_unlocked, 256 KiB setvbuf", role::peer,
+      [](const target& t, std::uint64_t n) { run_c_putc_unlocked(t, n, big_buffer_size); }, size));
+  c.methods.push_back(bind_method("C sluice_writer_put", role::sluice, run_c_sluice_put, size));
   return {std::move(c)};
 }
 

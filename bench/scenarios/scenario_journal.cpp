@@ -4,11 +4,12 @@
 // runs with 1, 4 and 16 committing threads (group commit shares the syncs),
 // 16 with two syncs at once (journal_options::concurrent_syncs), and 16
 // into segments made from spares, as in a journal that truncates
-// (journal_options::reuse_segments; the journal is prepared untimed);
-// RocksDB, LevelDB and SQLite when sluice-bench was built with them. MB/s
-// over 0.0116 is transactions per second (open and close included); the
-// "after close" column gives the commit loop's own transactions/s, records/s
-// and the measured p50/p99 commit latency.
+// (journal_options::reuse_segments; the journal is prepared untimed); the
+// C API from C (<sluice/c.h>) with 1 and 16 threads; RocksDB, LevelDB and
+// SQLite when sluice-bench was built with them. MB/s over 0.0116 is
+// transactions per second (open and close included); the "after close"
+// column gives the commit loop's own transactions/s, records/s and the
+// measured p50/p99 commit latency.
 #include <algorithm>
 #include <filesystem>
 #include <sluice/journal.hpp>
@@ -19,6 +20,7 @@
 
 #include "core/io.hpp"
 #include "core/units.hpp"
+#include "peers/c_rows.hpp"
 #include "peers/journal_peers.hpp"
 #include "scenarios/journal_load.hpp"
 #include "scenarios/scenarios.hpp"
@@ -110,6 +112,37 @@ method sluice_method(const journal_content& work, int threads, unsigned syncs = 
                   threads);
 }
 
+// The same transactions through the C API from C (peers/c_journal.c): one
+// sluice_journal_append_many of the 100 records, then sluice_journal_commit.
+void run_c_api(const char* dir, const journal_work& work, int threads, journal_log& log) {
+  static_assert(C_ROWS_JOURNAL_RECORDS == journal_records);
+  sluice_journal* journal = nullptr;
+  check_sluice_c(sluice_journal_open(&journal, dir, nullptr));
+  auto commit = [&](std::size_t t) {
+    char records[journal_transaction_size];
+    for (std::size_t r = 0; r < journal_records; ++r)
+      work.record(t, r, records + r * journal_record_size);
+    check_sluice_c(c_rows_journal_transaction(journal, records, journal_record_size));
+  };
+  try {
+    run_transactions(work, threads, commit, log);
+  } catch (...) {
+    sluice_journal_close(journal);  // its error is the one already thrown, again
+    throw;
+  }
+  check_sluice_c(sluice_journal_close(journal));
+}
+
+method c_api_method(const journal_content& work, int threads) {
+  return in_group(journal_method(
+                      threads_name("C sluice_journal", threads), role::sluice, work,
+                      [work, threads](const char* dir, journal_log& log) {
+                        run_c_api(dir, *work, threads, log);
+                      },
+                      [](const char* dir, const journal_work& w) { check_sluice(dir, w, 0); }),
+                  threads);
+}
+
 // The segment size of the reused-segments row: room for the whole workload
 // in one segment, 4 to 64 MiB.
 std::uint64_t reuse_segment_size(const journal_work& work) {
@@ -185,6 +218,7 @@ std::vector<bench_case> make_journal_case(std::uint64_t size) {
   for (int threads : {1, 4, 16}) c.methods.push_back(sluice_method(work, threads));
   c.methods.push_back(sluice_method(work, 16, 2));
   c.methods.push_back(reused_method(work));
+  for (int threads : {1, 16}) c.methods.push_back(c_api_method(work, threads));
   add_journal_peers(c, work);
   return {std::move(c)};
 }

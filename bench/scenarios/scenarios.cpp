@@ -42,8 +42,9 @@ std::uint64_t text_and_records(std::uint64_t size) {
 }
 
 constexpr std::array<scenario, 15> all = {{
-    {"bytes", "one byte per call: stdio, iostreams, {fmt}, a hand buffer, sluice put", 32 * mib,
-     make_bytes, one_output},
+    {"bytes",
+     "one byte per call: stdio, iostreams, {fmt}, a hand buffer, sluice put; C stdio, C API put",
+     32 * mib, make_bytes, one_output},
     {"text", "\"All work and no play...\" lines of a few pieces each", 64 * mib, make_text,
      one_output},
     {"convert",
@@ -67,7 +68,8 @@ constexpr std::array<scenario, 15> all = {{
     {"durable", "a journal: transactions of 100 records, each fdatasync'ed before the next",
      1000 * 11600, make_durable, one_output},
     {"journal",
-     "sluice::journal at 1, 4, 16 threads vs write(2) + fdatasync, RocksDB, LevelDB, SQLite",
+     "sluice::journal at 1, 4, 16 threads (C API at 1, 16) vs write(2) + fdatasync, RocksDB, "
+     "LevelDB, SQLite",
      300 * 11600, make_journal_case, journal_disk_needed},
     {"read", "a file's bytes, cached and cold: read(2), fread, std::ifstream::read, mmap, sluice",
      256 * mib, make_read, input_only},

@@ -356,7 +356,13 @@ int sluice_journal_close(sluice_journal* journal);
 /* What the sluice_writer_put and sluice_writer_write macros call: the byte or
    bytes go into the buffer's room when they fit, else to the exported
    function. Define SLUICE_NO_INLINE before including this header to call the
-   exported functions always. */
+   exported functions always.
+   Speed: a loop of puts costs what the C++ writer::put's does where the
+   handle stays in a register: a function's parameter, or a local copy whose
+   address is never taken. A loop over the very variable whose address
+   sluice_writer_open(&out, ...) took reloads it after every byte stored (a
+   char store may change any object), about 8% slower:
+   docs/performance.md#from-c-sluice_writer_put-at-writerputs-speed */
 static inline int sluice_writer_put_inline(sluice_writer* writer, char c) {
   struct sluice_writer_window* window = (struct sluice_writer_window*)(void*)writer;
   if (writer != NULL && window->next != window->end) {
