@@ -58,6 +58,7 @@ extern "C" {
   X(journal, truncate_before_drops_old_segments)                      \
   X(journal, options_are_honoured_and_checked)                        \
   X(journal, a_second_writer_is_refused)                              \
+  X(journal, append_many_takes_batches_of_every_size)                 \
   X(journal, refuses_a_record_too_large)                              \
   X(journal, threads_write_at_once)                                   \
   /* journal_fault_test.c */                                          \

@@ -212,6 +212,38 @@ int c_journal_a_second_writer_is_refused(const char* dir) {
   return 0;
 }
 
+/* Batches of every size around what append_many keeps without allocating
+   (256), and an empty one: consecutive lsns, each record read back. */
+int c_journal_append_many_takes_batches_of_every_size(const char* dir) {
+  static const size_t counts[] = {0, 1, 255, 256, 257, 1000};
+  enum { most = 1000 };
+  static char texts[most][16];
+  static sluice_bytes batch[most];
+  c_path path = c_path_in(dir, "log");
+  sluice_journal* j = NULL;
+  CHECK_OK(sluice_journal_open(&j, path.text, NULL));
+  uint64_t first = 1;
+  for (size_t c = 0; c < sizeof counts / sizeof counts[0]; ++c) {
+    for (size_t i = 0; i < counts[c]; ++i) {
+      int size = snprintf(texts[i], sizeof texts[i], "%zu.%zu", c, i);
+      batch[i].data = texts[i];
+      batch[i].size = (size_t)size;
+    }
+    uint64_t last = 0;
+    CHECK_OK(sluice_journal_append_many(j, counts[c] == 0 ? NULL : batch, counts[c], &last));
+    CHECK_U64(last, first + counts[c] - 1); /* first - 1 for an empty batch */
+    CHECK_OK(sluice_journal_commit(j, last));
+    sluice_journal_cursor* cursor = NULL;
+    CHECK_OK(sluice_journal_read_from(j, first, &cursor));
+    for (size_t i = 0; i < counts[c]; ++i) CHECK_RECORD(cursor, first + i, texts[i]);
+    CHECK_CURSOR_END(cursor);
+    sluice_journal_cursor_close(cursor);
+    first += counts[c];
+  }
+  CHECK_OK(sluice_journal_close(j));
+  return 0;
+}
+
 /* A record over 64 MiB is refused, and no lsn is used. */
 int c_journal_refuses_a_record_too_large(const char* dir) {
   c_path path = c_path_in(dir, "log");
