@@ -1,6 +1,7 @@
 /* The C writer: every call, every option, borrowed descriptors. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,6 +114,15 @@ int c_writer_prints_numbers(const char* dir) {
 }
 
 /* Short output, output longer than the buffer, and a format vsnprintf fails. */
+/* sluice_writer_vprintf, as a program's own printf-like function calls it. */
+static int print_through_va_list(sluice_writer* w, const char* format, ...) {
+  va_list arguments;
+  va_start(arguments, format);
+  int rc = sluice_writer_vprintf(w, format, arguments);
+  va_end(arguments);
+  return rc;
+}
+
 int c_writer_printf_also_longer_than_the_buffer(const char* dir) {
   c_path path = c_path_in(dir, "printf");
   sluice_writer* w = NULL;
@@ -123,13 +133,14 @@ int c_writer_printf_also_longer_than_the_buffer(const char* dir) {
   CHECK_OK(sluice_writer_printf(w, "%d-%s|", 12, "ab"));
   CHECK_OK(sluice_writer_printf(w, "[%s]%05d", long_text, 42));
   CHECK_OK(sluice_writer_printf(w, "%s", ""));
+  CHECK_OK(print_through_va_list(w, "<%s%c>", long_text, '!'));
   /* A wide character the C locale cannot convert: vsnprintf fails (EILSEQ). */
   static const wchar_t unconvertible[] = {(wchar_t)0x100, 0};
   CHECK_RC(sluice_writer_printf(w, "%ls", unconvertible), EINVAL);
   CHECK_OK(sluice_writer_close(w));
-  char* expected = malloc(2000);
+  char* expected = malloc(3000);
   CHECK(expected != NULL);
-  snprintf(expected, 2000, "12-ab|[%s]00042", long_text);
+  snprintf(expected, 3000, "12-ab|[%s]00042<%s!>", long_text, long_text);
   int result = holds(path.text, expected);
   free(expected);
   return result;
