@@ -84,9 +84,9 @@ void sluice_journal_options_init(sluice_journal_options* options) {
 
 int sluice_journal_open(sluice_journal** out, const char* dir,
                         const sluice_journal_options* options) {
+  if (out != nullptr) *out = nullptr;  // whatever is refused below
   if (out == nullptr || dir == nullptr)
     return c_api::invalid_argument("sluice_journal_open", "out or dir is NULL");
-  *out = nullptr;
   sluice::journal_options how;
   if (int error = options_of(options, how)) return error;
   return c_api::guarded([&] { *out = new sluice_journal{sluice::journal::open(dir, how)}; });

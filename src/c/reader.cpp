@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <memory>
 #include <span>
+#include <stdexcept>
 #include <string_view>
 
 #include "c/errors.hpp"
@@ -74,6 +75,7 @@ void sluice_reader_options_init(sluice_reader_options* options) {
 
 int sluice_reader_open(sluice_reader** out, const char* path,
                        const sluice_reader_options* options) {
+  if (out != nullptr) *out = nullptr;  // whatever is refused below
   sluice::reader_options how;
   if (int error = options_of(options, how, "sluice_reader_open")) return error;
   if (path == nullptr) return c_api::invalid_argument("sluice_reader_open", "the path is NULL");
@@ -82,6 +84,7 @@ int sluice_reader_open(sluice_reader** out, const char* path,
 
 int sluice_reader_from_fd(sluice_reader** out, int fd, const char* name,
                           const sluice_reader_options* options) {
+  if (out != nullptr) *out = nullptr;  // whatever is refused below
   sluice::reader_options how;
   if (int error = options_of(options, how, "sluice_reader_from_fd")) return error;
   return open_reader(out, "sluice_reader_from_fd", [&] {
@@ -147,7 +150,14 @@ int sluice_reader_peek(sluice_reader* reader, size_t n, const void** data, size_
 }
 
 int sluice_reader_consume(sluice_reader* reader, size_t n) {
-  return with_reader(reader, "sluice_reader_consume", [&](sluice::reader& in) { in.consume(n); });
+  return with_reader(reader, "sluice_reader_consume", [&](sluice::reader& in) {
+    try {
+      in.consume(n);
+    } catch (const std::out_of_range& past) {  // more than peek showed: c.h says EINVAL
+      return c_api::fail(EINVAL, past.what());
+    }
+    return 0;
+  });
 }
 
 int sluice_reader_read_i64(sluice_reader* reader, char terminator, int64_t* value) {

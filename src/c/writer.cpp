@@ -114,6 +114,7 @@ void sluice_writer_options_init(sluice_writer_options* options) {
 
 int sluice_writer_open(sluice_writer** out, const char* path,
                        const sluice_writer_options* options) {
+  if (out != nullptr) *out = nullptr;  // whatever is refused below
   sluice::writer_options how;
   if (int error = options_of(options, how, "sluice_writer_open")) return error;
   if (path == nullptr) return c_api::invalid_argument("sluice_writer_open", "the path is NULL");
@@ -123,6 +124,7 @@ int sluice_writer_open(sluice_writer** out, const char* path,
 
 int sluice_writer_from_fd(sluice_writer** out, int fd, const char* name,
                           const sluice_writer_options* options) {
+  if (out != nullptr) *out = nullptr;  // whatever is refused below
   sluice::writer_options how;
   if (int error = options_of(options, how, "sluice_writer_from_fd")) return error;
   return open_writer(out, "sluice_writer_from_fd", [&] {
@@ -165,8 +167,11 @@ int sluice_writer_print_double(sluice_writer* writer, double value) {
 }
 
 int sluice_writer_print_fixed(sluice_writer* writer, double value, int precision) {
-  if (precision < 0 || precision > 1074)
-    return c_api::invalid_argument("sluice_writer_print_fixed", "precision is not in 0..1074");
+  if (precision < 0 || precision > 1074) {
+    char what[64];  // no allocation: nothing may be thrown here
+    std::snprintf(what, sizeof what, "precision %d is not in 0..1074", precision);
+    return c_api::invalid_argument("sluice_writer_print_fixed", what);
+  }
   return with_writer(writer, "sluice_writer_print_fixed",
                      [&](sluice::writer& out) { out.print(value, sluice::fixed(precision)); });
 }
