@@ -25,6 +25,7 @@ extern "C" {
   X(writer, write_behind_option)                                      \
   X(writer, from_fd_borrows_a_file_and_a_pipe)                        \
   X(writer, open_failure_names_the_path)                              \
+  X(writer, out_of_memory_is_enomem)                                  \
   X(writer, destroy_flushes_and_closes)                               \
   /* writer_fault_test.c */                                           \
   X(writer_fault, enospc_sticks_with_its_message)                     \

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -374,6 +375,33 @@ int c_writer_open_failure_names_the_path(const char* dir) {
   snprintf(expected, sizeof expected, "sluice: open '%s': %s", path.text, strerror(ENOENT));
   CHECK_ERROR(expected);
   return 0;
+}
+
+/* Memory no buffer can hold: ENOMEM and the message, nothing created or
+   accepted, and the writer goes on. */
+int c_writer_out_of_memory_is_enomem(const char* dir) {
+  c_path path = c_path_in(dir, "huge_buffer");
+  sluice_writer_options options;
+  sluice_writer_options_init(&options);
+  options.buffer_size = SIZE_MAX - 8;
+  sluice_writer* w = (sluice_writer*)&path; /* must be set to NULL */
+  CHECK_RC(sluice_writer_open(&w, path.text, &options), ENOMEM);
+  CHECK(w == NULL);
+  CHECK_ERROR("sluice: out of memory");
+  CHECK(access(path.text, F_OK) != 0);
+
+  path = c_path_in(dir, "huge_reserve");
+  CHECK_OK(open_with_buffer(&w, path.text, 16));
+  CHECK_OK(sluice_writer_write(w, "abc", 3));
+  char* room = NULL;
+  size_t room_size = 0;
+  CHECK_RC(sluice_writer_reserve(w, SIZE_MAX, &room, &room_size), ENOMEM);
+  CHECK(room == NULL);
+  CHECK_ERROR("sluice: out of memory");
+  CHECK_U64(sluice_writer_tell(w), 3);
+  CHECK_OK(sluice_writer_write(w, "def", 3));
+  CHECK_OK(sluice_writer_close(w));
+  return holds(path.text, "abcdef");
 }
 
 /* destroy flushes and closes as close does; with nothing lost, the handler
