@@ -25,7 +25,14 @@ struct sluice_writer {
   sluice_writer_window window{};  // first: the inline calls read it (c.h)
   char* window_begin = nullptr;   // where the bytes the window took start
   char* reserved = nullptr;       // the room sluice_writer_reserve gave, until commit
-  std::unique_ptr<sluice::writer> out;
+  // Owned. Not a std::unique_ptr, which is not standard-layout with every
+  // compiler (clang with libstdc++), as the window's place needs.
+  sluice::writer* out = nullptr;
+
+  sluice_writer() = default;
+  sluice_writer(const sluice_writer&) = delete;
+  sluice_writer& operator=(const sluice_writer&) = delete;
+  ~sluice_writer() { delete out; }  // the writer's destructor: closes, never throws
 
   // Commits the bytes the inline calls stored, and closes the window.
   void settle() noexcept {
@@ -81,7 +88,7 @@ int open_writer(sluice_writer** out, std::string_view function, Make&& make) noe
   *out = nullptr;
   return c_api::guarded([&] {
     auto handle = std::make_unique<sluice_writer>();
-    handle->out = make();
+    handle->out = make().release();
     handle->lend(handle->out->reserve(0));
     *out = handle.release();
   });
