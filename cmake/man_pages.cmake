@@ -22,7 +22,7 @@ function(sluice_man_page tool)
     DEPENDS ${markdown} ${PROJECT_SOURCE_DIR}/cmake/man_page.cmake
     COMMENT "Man page ${tool}.1 from docs/${tool}.md" VERBATIM)
   add_custom_target(${tool}-man ALL DEPENDS ${page})
-  install(FILES ${page} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+  install(FILES ${page} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT tools)
   set_property(GLOBAL APPEND PROPERTY sluice_man_pages ${tool})
 endfunction()
 
