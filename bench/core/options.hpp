@@ -16,6 +16,7 @@ struct options {
   std::size_t buffer_size = 0;         // sluice writers' buffer; 0: sluice's default
   std::string json;                    // JSON report path; empty: none
   std::string dir;                     // where the work directory goes; empty: $TMPDIR or /tmp
+  bool recommend = false;              // add journal and tune; scenarios holds them then
   bool list = false;                   // list scenarios and methods, run nothing
 };
 

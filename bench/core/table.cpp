@@ -93,8 +93,8 @@ void print_table(std::ostream& out, const case_summary& summary) {
   out << '\n' << summary.bench->title << '\n';
   if (reads(*summary.bench)) print_input_state(out, summary);
   if (summary.bench->syncs_each_commit)
-    out << "  (every method fdatasyncs each transaction: these figures include it, --sync or "
-           "not)\n";
+    out << "  (every method makes its writes durable itself: these figures include the "
+           "fdatasync, --sync or not)\n";
   out << heading;
   for (const row& r : summary.rows) print_row(out, r, static_cast<int>(width));
   for (const std::string& note : summary.bench->skipped) out << "  " << note << '\n';
