@@ -210,8 +210,18 @@ int real_file_size_limit(std::uint64_t* out) {
   return 0;
 }
 
-file_type type_of(DWORD attributes) {
-  if (attributes & FILE_ATTRIBUTE_REPARSE_POINT) return file_type::symlink;
+// A symbolic link only if the reparse point is one (a handle opened with
+// no_follow); other reparse points (deduplicated or cloud files, mount
+// points) are what their attributes say.
+bool is_symbolic_link(handle h, DWORD attributes) {
+  if (!(attributes & FILE_ATTRIBUTE_REPARSE_POINT)) return false;
+  FILE_ATTRIBUTE_TAG_INFO tag{};
+  return ::GetFileInformationByHandleEx(h, FileAttributeTagInfo, &tag, sizeof tag) &&
+         tag.ReparseTag == IO_REPARSE_TAG_SYMLINK;
+}
+
+file_type type_of(handle h, DWORD attributes) {
+  if (is_symbolic_link(h, attributes)) return file_type::symlink;
   if (attributes & FILE_ATTRIBUTE_DIRECTORY) return file_type::directory;
   return file_type::regular;
 }
@@ -230,7 +240,7 @@ int real_facts(handle h, file_facts* out) {
   BY_HANDLE_FILE_INFORMATION info;
   if (!::GetFileInformationByHandle(h, &info)) return fail_last();
   bool read_only = (info.dwFileAttributes & FILE_ATTRIBUTE_READONLY) != 0;
-  *out = {.type = type_of(info.dwFileAttributes),
+  *out = {.type = type_of(h, info.dwFileAttributes),
           .size = (std::uint64_t{info.nFileSizeHigh} << 32) | info.nFileSizeLow,
           .mode = read_only ? 0444u : 0666u,
           .block_size = 4096,
