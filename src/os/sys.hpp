@@ -61,6 +61,8 @@ struct open_request {
   bool directory = false;          // fail with ENOTDIR unless it is a directory
   bool no_follow = false;          // a symbolic link as the last component: ELOOP
   bool non_blocking = false;       // never wait at open (a FIFO, a lease)
+  bool sequential = false;         // a hint: it will be read from start to end (Windows:
+                                   // FILE_FLAG_SEQUENTIAL_SCAN; others: advise_sequential)
   unsigned permissions = 0;        // for create and unnamed_temporary (before the umask)
 };
 

@@ -43,6 +43,7 @@ DWORD flags(const open_request& how) {
   if (how.directory || how.mode == access::path_only) chosen |= FILE_FLAG_BACKUP_SEMANTICS;
   if (how.no_follow) chosen |= FILE_FLAG_OPEN_REPARSE_POINT;
   if (how.direct) chosen |= FILE_FLAG_NO_BUFFERING;
+  if (how.sequential) chosen |= FILE_FLAG_SEQUENTIAL_SCAN;
   return chosen;
 }
 
@@ -298,6 +299,8 @@ int real_writeback(handle h, std::int64_t, std::int64_t, bool) {
 }
 
 int real_drop_cache(handle, std::int64_t, std::int64_t) { return 0; }
+
+// The hint is FILE_FLAG_SEQUENTIAL_SCAN, given at open (open_request::sequential).
 
 int real_advise_sequential(handle h) { return placement_of(h).stream ? refuse(ESPIPE) : 0; }
 
