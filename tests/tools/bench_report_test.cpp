@@ -180,7 +180,8 @@ TEST_F(made_up_case, the_page_has_the_machine_the_command_a_chart_per_case_and_t
   run_description run{
       "/tmp/w<d>", {"Some <CPU>", 2, "Linux 6", "2026-01-01T00:00:00Z", "ext4"}, {2, false, 0}};
   std::string page = written([&](sluice::writer& out) {
-    write_html_report(out, {run, cases, "sluice-bench --report 'a b.html'", "<table & text>\n"});
+    write_html_report(out,
+                      {run, cases, "sluice-bench --report 'a&b <c>.html'", "<table & text>\n"});
   });
   EXPECT_EQ(page.rfind("<!DOCTYPE html>", 0), 0u);
   EXPECT_EQ(count(page, "<svg "), 2u);
@@ -190,8 +191,9 @@ TEST_F(made_up_case, the_page_has_the_machine_the_command_a_chart_per_case_and_t
                 "(ext4)"),
       std::string::npos)
       << page;
-  EXPECT_NE(page.find("<code class=\"command\">sluice-bench --report 'a b.html'</code>"),
-            std::string::npos);
+  EXPECT_NE(
+      page.find("<code class=\"command\">sluice-bench --report 'a&amp;b &lt;c&gt;.html'</code>"),
+      std::string::npos);
   EXPECT_NE(page.find("<pre class=\"tables\">&lt;table &amp; text&gt;\n</pre>"), std::string::npos);
   EXPECT_NE(page.find("<li>broke: failed: disk &amp; fire</li>"), std::string::npos);
   EXPECT_EQ(count(page, "disk &amp; fire"), 1u) << "listed once, under its chart";
