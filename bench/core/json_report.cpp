@@ -1,6 +1,7 @@
 // sluice-bench: the JSON report (--json), one object, whose every field
 // docs/sluice-bench.md describes and docs/sluice-bench.schema.json lists:
-//   {"schema_version" (1: fields are only added within a version), "tool", "mb" (bytes in an MB), "dir", "machine": {...},
+//   {"schema_version" (1: fields are only added within a version), "tool", "mb" (bytes in an MB),
+//   "dir", "machine": {...},
 //    "settings": {"repeat", "sync_included", "sluice_buffer_size",
 //                 "sluice_direct_buffer_size", "warmup"},
 //    "scenarios": [names], "cases": [{"scenario", "title", "bytes" (the
@@ -29,15 +30,6 @@ constexpr int schema_version = 1;
 
 json value_or_null(const std::optional<double>& value) {
   return value ? json(*value) : json(nullptr);
-}
-
-const char* role_name(role kind) {
-  switch (kind) {
-    case role::peer: return "peer";
-    case role::limit: return "limit";
-    case role::sluice: return "sluice";
-  }
-  return "";
 }
 
 json method_json(const row& r) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <initializer_list>
 #include <map>
 #include <sluice/escape.hpp>
 #include <sluice/format.hpp>
@@ -52,33 +53,18 @@ void text_at(sluice::writer& out, double x, double y, std::string_view cls,
   out.write("</text>\n");
 }
 
+// <`tag` class="`cls`" name="value".../>, the values in user units.
+void element(sluice::writer& out, std::string_view tag, std::string_view cls,
+             std::initializer_list<std::pair<std::string_view, double>> values) {
+  out.put('<');
+  out.write(tag);
+  attribute(out, "class", cls);
+  for (const auto& [name, value] : values) attribute(out, name, value);
+  out.write("/>\n");
+}
+
 void line(sluice::writer& out, std::string_view cls, double x1, double y1, double x2, double y2) {
-  out.write("<line");
-  attribute(out, "class", cls);
-  attribute(out, "x1", x1);
-  attribute(out, "y1", y1);
-  attribute(out, "x2", x2);
-  attribute(out, "y2", y2);
-  out.write("/>\n");
-}
-
-void rect(sluice::writer& out, std::string_view cls, double x, double y, double w, double h) {
-  out.write("<rect");
-  attribute(out, "class", cls);
-  attribute(out, "x", x);
-  attribute(out, "y", y);
-  attribute(out, "width", w);
-  attribute(out, "height", h);
-  out.write("/>\n");
-}
-
-const char* role_class(role kind) {
-  switch (kind) {
-    case role::sluice: return "sluice";
-    case role::limit: return "limit";
-    case role::peer: return "peer";
-  }
-  return "peer";
+  element(out, "line", cls, {{"x1", x1}, {"y1", y1}, {"x2", x2}, {"y2", y2}});
 }
 
 bool starts_char(char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }
@@ -150,7 +136,7 @@ void write_legend(sluice::writer& out) {
       {role::sluice, "sluice"}, {role::peer, "peers"}, {role::limit, "raw system calls [limit]"}};
   double x = margin;
   for (const auto& [kind, label] : entries) {
-    rect(out, role_class(kind), x, 36, 12, 12);
+    element(out, "rect", role_name(kind), {{"x", x}, {"y", 36}, {"width", 12}, {"height", 12}});
     text_at(out, x + 17, 46, "legend", label);
     x += 17 + static_cast<double>(std::string_view(label).size()) * 7 + 22;
   }
@@ -178,7 +164,7 @@ void write_bar(sluice::writer& out, const chart_bar& b, const scale& s, double y
   out.write("</title>\n");
   text_at(out, margin, middle + 4, "name", cut(b.name, label_chars));
   out.write("<rect");
-  attribute(out, "class", std::string("bar ") + role_class(b.kind));
+  attribute(out, "class", std::string("bar ") + role_name(b.kind));
   attribute(out, "data-mb-per-s", figure(b.median));
   attribute(out, "x", s.x0);
   attribute(out, "y", middle - bar_height / 2);
