@@ -29,13 +29,15 @@ std::string duration_text(double seconds) {
 std::string progress_text(const progress_state& state) {
   char count[48];
   std::snprintf(count, sizeof count, "[%3zu/%zu] ", state.number, state.total);
-  std::string text = count;
-  text += state.scenario;
-  text += ": ";
-  text += state.method;
-  text += ", run " + std::to_string(state.run) + " of " + std::to_string(state.runs);
-  if (state.left) text += ", about " + duration_text(*state.left) + " left";
-  return text;
+  std::string start = count + std::string(state.scenario) + ": ";
+  std::string end = ", run " + std::to_string(state.run) + " of " + std::to_string(state.runs);
+  if (state.left) end += ", about " + duration_text(*state.left) + " left";
+  std::string_view method = state.method;
+  std::size_t room = progress_width > start.size() + end.size() + 3
+                         ? progress_width - start.size() - end.size()
+                         : 3;
+  if (method.size() <= room) return start + std::string(method) + end;
+  return start + std::string(method.substr(0, room - 3)) + "..." + end;
 }
 
 progress::progress(std::size_t total_runs)

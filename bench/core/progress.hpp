@@ -47,8 +47,13 @@ struct progress_state {
   std::optional<double> left;  // seconds_left()
 };
 
+// The most characters progress_text() gives, so that the line fits in an
+// 80-column terminal (a wrapped line could not be redrawn in place).
+inline constexpr std::size_t progress_width = 79;
+
 // "[ 12/95] bytes: fwrite, run 2 of 5, about 40 s left" (without the time
-// before it is known).
+// before it is known), the method's name cut ("...") where the whole would
+// be longer than progress_width.
 std::string progress_text(const progress_state& state);
 
 }  // namespace sluice::bench

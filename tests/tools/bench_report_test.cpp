@@ -241,4 +241,14 @@ TEST(bench_progress, the_line_names_the_run_the_method_and_the_time_left) {
             "[  1/95] read: mmap, run 1 of 5");
 }
 
+TEST(bench_progress, a_long_method_name_is_cut_to_fit_an_80_column_terminal) {
+  std::string fits(progress_width - std::string("[ 14/36] gather: , run 1 of 2").size(), 'm');
+  EXPECT_EQ(progress_text({14, 36, "gather", fits, 1, 2, std::nullopt}),
+            "[ 14/36] gather: " + fits + ", run 1 of 2");
+  std::string cut =
+      progress_text({14, 36, "gather", "fwrite_unlocked per piece, 256 KiB setvbuf", 1, 2, 3725.0});
+  EXPECT_EQ(cut, "[ 14/36] gather: fwrite_unlocked per piec..., run 1 of 2, about 1 h 03 min left");
+  EXPECT_EQ(cut.size(), progress_width);
+}
+
 }  // namespace
