@@ -21,6 +21,7 @@
 #include "core/machine.hpp"
 #include "core/options.hpp"
 #include "core/progress.hpp"
+#include "core/recommend.hpp"
 #include "core/report.hpp"
 #include "core/report_files.hpp"
 #include "core/runner.hpp"
@@ -138,6 +139,7 @@ int run_bench(const options& o) {
     std::cout.flush();
   }
   print_footer(std::cout, run);
+  print_recommendation(std::cout, judge(summaries));
   if (json.is_open()) {
     write_json(json, run, summaries);
     json.close();

@@ -19,6 +19,7 @@ struct options {
   std::string svg_dir;                 // directory for a chart per case; empty: none
   std::string command;                 // the command line, as command_line() quotes it
   std::string dir;                     // where the work directory goes; empty: $TMPDIR or /tmp
+  bool recommend = false;              // add journal and tune; scenarios holds them then
   bool list = false;                   // list scenarios and methods, run nothing
 };
 
