@@ -21,6 +21,16 @@ enum class role {
   sluice,  // sluice itself
 };
 
+// The role's name in the reports: "peer", "limit" or "sluice".
+inline const char* role_name(role kind) {
+  switch (kind) {
+    case role::peer: return "peer";
+    case role::limit: return "limit";
+    case role::sluice: return "sluice";
+  }
+  return "";
+}
+
 // Where one run writes, and whether its figure includes the final fdatasync.
 struct target {
   const char* path;

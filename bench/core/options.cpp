@@ -9,6 +9,7 @@
 #include <sluice/writer.hpp>
 #include <stdexcept>
 
+#include "core/command_line.hpp"
 #include "core/units.hpp"
 #include "scenarios/scenarios.hpp"
 
@@ -100,6 +101,14 @@ void add_options(CLI::App& app, options& o) {
                                 "that large to reach its speed"));
   app.add_option("--json", o.json, "Also write the full results as JSON to FILE")
       ->option_text("FILE");
+  app.add_option("--report", o.report,
+                 "Also write FILE as one self-contained HTML page: a bar chart per table, "
+                 "the machine, the command and the tables")
+      ->option_text("FILE");
+  app.add_option("--svg", o.svg_dir,
+                 "Also write each table's bar chart to DIR (made if missing) as "
+                 "<scenario>.svg, or <scenario>-<n>.svg for a scenario of several tables")
+      ->option_text("DIR");
   app.add_option("--dir", o.dir,
                  "Directory on the disk to test; a fresh subdirectory is made there and "
                  "removed afterwards (default: $TMPDIR, else /tmp)")
@@ -131,6 +140,7 @@ std::variant<options, int> parse_options(int argc, char** argv) {
   }
   if (o.recommend) o.scenarios = with_recommended(std::move(o.scenarios));
   o.scenarios = in_report_order(o.scenarios);
+  o.command = command_line(argc, argv);
   return o;
 }
 

@@ -4,9 +4,11 @@
 #include <algorithm>
 #include <cstdio>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <utility>
 
+#include "core/recommend.hpp"
 #include "core/report.hpp"
 #include "core/units.hpp"
 
@@ -116,6 +118,15 @@ void print_footer(std::ostream& out, const run_description& run) {
          "vs best peer: speed over that of the fastest non-sluice method of the table\n"
          "(journal: of the same number of committing threads; blank where there is none).\n"
          "vs limit: speed over that of the raw system call method marked [limit].\n";
+}
+
+std::string report_text(const run_description& run, const std::vector<case_summary>& cases) {
+  std::ostringstream text;
+  print_header(text, run);
+  for (const case_summary& summary : cases) print_table(text, summary);
+  print_footer(text, run);
+  print_recommendation(text, judge(cases));
+  return text.str();
 }
 
 }  // namespace sluice::bench
