@@ -39,7 +39,8 @@ TEST_F(writer_preallocate, reserves_up_front_and_gives_back_the_rest_at_close) {
   auto path = dir / "p";
   std::string data = pattern(100'000);
   writer out(path, {.preallocate = 8 * mib});
-  if (!out.preallocated()) GTEST_SKIP() << "this filesystem cannot preallocate";
+  if (!out.preallocated())
+    GTEST_SKIP() << "no preallocation here (the filesystem or the backend refuses it)";
   EXPECT_EQ(size_on_disk(path), 0u) << "the reservation must not change the size";
   EXPECT_GE(allocated(path), 8 * mib);
   out.write(data);
@@ -57,7 +58,8 @@ TEST_F(writer_preallocate, a_reservation_the_data_reached_is_not_cut_at_close) {
     std::string data = pattern(64 * 1024 + extra);
     fake_sys fake;
     writer out(path, {.buffer_size = 4096, .preallocate = 64 * 1024});
-    if (!out.preallocated()) GTEST_SKIP() << "this filesystem cannot preallocate";
+    if (!out.preallocated())
+      GTEST_SKIP() << "no preallocation here (the filesystem or the backend refuses it)";
     out.write(data);
     out.close();
     EXPECT_EQ(fake.calls(call::resize), 0) << extra << " bytes past the reservation";
