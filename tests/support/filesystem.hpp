@@ -33,4 +33,20 @@ std::size_t direct_block(const std::filesystem::path& path);
 // on tmpfs the cached pages are the file itself.
 std::string needs_droppable_cache(const std::filesystem::path& dir);
 
+// The empty string if the seam's backend reserves space for a file in
+// `dir` (preallocate, space_mode::grow), else why not: the filesystem has
+// no fallocate, or the backend refuses it (the portable POSIX one on
+// glibc). One probe file, removed.
+std::string needs_preallocation(const std::filesystem::path& dir);
+
+// The empty string if the backend creates unnamed temporaries in `dir`
+// (O_TMPFILE), else why not: the filesystem or the backend refuses them.
+std::string needs_unnamed_temporaries(const std::filesystem::path& dir);
+
+// The empty string if the backend knows /proc for procfs (on_procfs), as
+// the Linux one does, else why a test of how sluice treats /proc's links
+// and files must be skipped (the portable POSIX backend, for systems
+// without /proc, says no).
+std::string needs_procfs();
+
 }  // namespace sluice_test

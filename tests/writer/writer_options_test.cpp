@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "support/fake_sys.hpp"
+#include "support/filesystem.hpp"
 #include "support/test_support.hpp"
 
 namespace {
@@ -38,7 +39,8 @@ TEST_F(writer_preallocate, reserves_up_front_and_gives_back_the_rest_at_close) {
   auto path = dir / "p";
   std::string data = pattern(100'000);
   writer out(path, {.preallocate = 8 * mib});
-  if (!out.preallocated()) GTEST_SKIP() << "this filesystem cannot preallocate";
+  if (!out.preallocated())
+    GTEST_SKIP() << "no preallocation here (the filesystem or the backend refuses it)";
   EXPECT_EQ(size_on_disk(path), 0u) << "the reservation must not change the size";
   EXPECT_GE(allocated(path), 8 * mib);
   out.write(data);
@@ -56,7 +58,8 @@ TEST_F(writer_preallocate, a_reservation_the_data_reached_is_not_cut_at_close) {
     std::string data = pattern(64 * 1024 + extra);
     fake_sys fake;
     writer out(path, {.buffer_size = 4096, .preallocate = 64 * 1024});
-    if (!out.preallocated()) GTEST_SKIP() << "this filesystem cannot preallocate";
+    if (!out.preallocated())
+      GTEST_SKIP() << "no preallocation here (the filesystem or the backend refuses it)";
     out.write(data);
     out.close();
     EXPECT_EQ(fake.calls(call::resize), 0) << extra << " bytes past the reservation";
@@ -123,6 +126,7 @@ TEST_F(writer_preallocate, not_asked_means_no_fallocate_and_no_truncate) {
 }
 
 TEST_F(writer_preallocate, the_reservation_is_given_back_after_a_write_error_too) {
+  if (auto why = needs_preallocation(dir.path()); !why.empty()) GTEST_SKIP() << why;
   auto path = dir / "p";
   fake_sys fake;
   writer out(path, {.buffer_size = 16, .preallocate = mib});
@@ -312,6 +316,7 @@ TEST_F(writer_durability, all_on_close_through_an_open_file_does_not_sync_the_di
 }
 
 TEST_F(writer_durability, the_reservation_is_given_back_before_the_sync) {
+  if (auto why = needs_preallocation(dir.path()); !why.empty()) GTEST_SKIP() << why;
   fake_sys fake;
   writer out(dir / "d", {.preallocate = mib, .durability = durability::all_on_close});
   out.write(std::string_view("data"));
