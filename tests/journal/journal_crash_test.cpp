@@ -18,7 +18,6 @@
 // once: the journal makes every one durable (fdatasync of a .tmp segment)
 // before using it.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstdint>

@@ -4,9 +4,7 @@
 // ranges without reading them.
 #include "journal/read_window.hpp"
 
-#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <cstddef>
@@ -127,8 +125,11 @@ TEST_F(read_window_test, data_ranges_skip_the_holes_of_a_sparse_file) {
     sparse.resize(4 * mib);
   }
   auto sparse = sluice::file::open(path, {.mode = sluice::open_mode::read_only});
-  // Asked directly, not through the seam: does the filesystem report holes?
-  if (::lseek(sparse.native_handle(), 0, SEEK_HOLE) >= static_cast<off_t>(mib))
+  // Asked of the backend itself, not through the fake: does the filesystem
+  // report holes?
+  std::int64_t hole = sluice::detail::real_sys().seek_region(sparse.native_handle(), 0,
+                                                             sluice::detail::region::hole);
+  if (hole < 0 || hole >= static_cast<std::int64_t>(mib))
     GTEST_SKIP() << "the filesystem does not report the holes of a sparse file";
   read_window window(sparse, 3 * mib);
   auto ranges = window.data_ranges(0);

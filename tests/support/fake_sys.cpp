@@ -234,8 +234,7 @@ template <call which>
 int fake_sys::sync_entry(int fd) {
   std::lock_guard lock(active_->mutex_);
   sluice::detail::file_facts facts;
-  if (real().facts(fd, &facts) == 0)
-    active_->synced_.push_back({static_cast<dev_t>(facts.device), static_cast<ino_t>(facts.inode)});
+  if (real().facts(fd, &facts) == 0) active_->synced_.push_back({facts.device, facts.inode});
   if (auto planned = active_->next(which)) return failed(planned->error);
   return which == call::sync_all ? real().sync_all(fd) : real().sync_directory(fd);
 }

@@ -56,6 +56,7 @@
 #include <vector>
 
 #include "os/sys.hpp"
+#include "support/test_support.hpp"
 
 namespace sluice_test {
 
@@ -117,13 +118,6 @@ struct async_options {
   bool deferred = false;      // writes are performed when waited for, not when submitted
   bool newest_first = false;  // completions come back newest first (reordered)
   bool keep_failed = false;   // a failed submission stays queued, sent with the next
-};
-
-// Which file a descriptor is open on.
-struct file_identity {
-  dev_t device;
-  ino_t inode;
-  bool operator==(const file_identity&) const = default;
 };
 
 // One writeback that reached the fake.

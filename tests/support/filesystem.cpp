@@ -39,7 +39,7 @@ std::size_t direct_block(const std::filesystem::path& path) {
 
 std::string needs_droppable_cache(const std::filesystem::path& dir) {
   if (!on_tmpfs(dir)) return "";
-  return dir.native() + " is on tmpfs, whose cached pages are the file itself: none can be dropped";
+  return dir.string() + " is on tmpfs, whose cached pages are the file itself: none can be dropped";
 }
 
 }  // namespace sluice_test

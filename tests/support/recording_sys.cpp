@@ -83,7 +83,7 @@ int recording_sys::open_entry(int dir, const char* path, const sluice::detail::o
   std::lock_guard lock(active_->mutex_);
   auto& names = active_->names_;
   if (names.size() <= static_cast<std::size_t>(fd)) names.resize(fd + 1);
-  names[fd] = how.directory ? std::string() : std::filesystem::path(path).filename().native();
+  names[fd] = how.directory ? std::string() : std::filesystem::path(path).filename().string();
   return fd;
 }
 
@@ -170,8 +170,8 @@ int recording_sys::resize_entry(int fd, std::int64_t length) {
 int recording_sys::rename_entry(int from_dir, const char* from, int to_dir, const char* to) {
   int result = real().rename(from_dir, from, to_dir, to);
   if (result != 0) return result;
-  std::string source = std::filesystem::path(from).filename().native();
-  std::string target = std::filesystem::path(to).filename().native();
+  std::string source = std::filesystem::path(from).filename().string();
+  std::string target = std::filesystem::path(to).filename().string();
   {
     std::lock_guard lock(active_->mutex_);  // open descriptors follow the file
     for (std::string& name : active_->names_)
@@ -187,7 +187,7 @@ int recording_sys::remove_entry(int dir, const char* name) {
   int result = real().remove(dir, name);
   if (result != 0) return result;
   active_->add(
-      {recorded_op::unlink, std::filesystem::path(name).filename().native(), {}, 0, {}, 0});
+      {recorded_op::unlink, std::filesystem::path(name).filename().string(), {}, 0, {}, 0});
   return result;
 }
 
