@@ -105,7 +105,7 @@ TEST_F(journal_fault, reopening_reads_the_records_not_the_preallocated_rest) {
   for (int round = 0; round < 2; ++round) {
     fake_sys fake;
     std::size_t read = 0;
-    fake.on_read_at([&](int, off_t, std::size_t requested) {
+    fake.on_read_at([&](auto, std::int64_t, std::size_t requested) {
       read += requested;
       return transfer_action{};
     });
@@ -131,7 +131,7 @@ TEST_F(journal_fault, without_seek_data_recovery_reads_the_whole_rest) {
   fake_sys fake;
   for (int nth : {1, 2}) fake.fail(call::seek_region, nth, EINVAL);  // as where it cannot say
   std::size_t read = 0;
-  fake.on_read_at([&](int, off_t, std::size_t requested) {
+  fake.on_read_at([&](auto, std::int64_t, std::size_t requested) {
     read += requested;
     return transfer_action{};
   });
@@ -167,7 +167,7 @@ TEST_F(journal_fault, recovery_reads_no_records_past_a_cut) {
   }
   fake_sys fake;
   int third_read_beyond = 0;
-  fake.on_read_at([&](int fd, off_t offset, std::size_t requested) {
+  fake.on_read_at([&](auto fd, std::int64_t offset, std::size_t requested) {
     std::error_code ignored;
     std::filesystem::path file =
         std::filesystem::read_symlink("/proc/self/fd/" + std::to_string(fd), ignored);
@@ -424,7 +424,7 @@ TEST_F(journal_fault, a_record_the_file_ends_inside_is_reported_as_cut_short) {
   fake_sys fake;
   constexpr std::size_t header = 64, into_record = 30;
   int reads = 0;
-  fake.on_read_at([&](int, off_t, std::size_t) {
+  fake.on_read_at([&](auto, std::int64_t, std::size_t) {
     std::size_t bytes = ++reads == 1 ? header + into_record : 0;
     return transfer_action{transfer_action::partial, 0, bytes};
   });

@@ -38,7 +38,7 @@ class read_window_test : public dir_test {
   void SetUp() override {
     write_all(dir / "segment", content_);
     source_ = sluice::file::open(dir / "segment", {.mode = sluice::open_mode::read_only});
-    fake_.on_read_at([this](int, off_t offset, std::size_t requested) {
+    fake_.on_read_at([this](auto, std::int64_t offset, std::size_t requested) {
       reads_.push_back({offset, requested});
       return transfer_action{};
     });

@@ -96,7 +96,7 @@ TEST_F(read_gather_test, more_than_iov_max_buffers_are_read_iov_max_a_call) {
   scatter into(sizes);
   std::vector<std::size_t> requested;
   fake_sys fake;
-  fake.on_read_at([&](int, std::int64_t, std::size_t n) {
+  fake.on_read_at([&](auto, std::int64_t, std::size_t n) {
     requested.push_back(n);
     return sluice_test::transfer_action{};
   });

@@ -62,7 +62,7 @@ TEST_F(reader_fault, short_reads_of_every_length_do_not_show) {
 TEST_F(reader_fault, eintr_at_every_read_does_not_show) {
   fake_sys fake;
   bool interrupt = false;
-  fake.on_read_at([&](int, std::int64_t, std::size_t) {
+  fake.on_read_at([&](auto, std::int64_t, std::size_t) {
     interrupt = !interrupt;
     return interrupt ? transfer_action{transfer_action::fail, EINTR} : transfer_action{};
   });
@@ -139,7 +139,7 @@ TEST_F(reader_fault, a_failed_stat_in_skip_and_at_open_is_thrown) {
 
 TEST_F(reader_fault, a_file_cut_between_two_reads_is_file_shrank) {
   fake_sys fake;
-  fake.on_read_at([&](int, std::int64_t, std::size_t) {
+  fake.on_read_at([&](auto, std::int64_t, std::size_t) {
     if (fake.calls(call::read_at) == 2) {
       std::filesystem::resize_file(path, buffer + 10);
     }
@@ -157,7 +157,7 @@ TEST_F(reader_fault, a_file_cut_between_two_reads_is_file_shrank) {
 
 TEST_F(reader_fault, a_file_cut_inside_a_short_read_is_file_shrank) {
   fake_sys fake;
-  fake.on_read_at([&](int, std::int64_t, std::size_t requested) {
+  fake.on_read_at([&](auto, std::int64_t, std::size_t requested) {
     if (fake.calls(call::read_at) != 1) return transfer_action{};
     std::filesystem::resize_file(path, 100);  // after the first part, before the rest
     return transfer_action{transfer_action::partial, 0, requested / 2};

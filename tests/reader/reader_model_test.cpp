@@ -328,7 +328,7 @@ TEST_P(reader_model, every_call_over_a_pipe_matches_the_model) {
 TEST_P(reader_model, interrupted_and_short_reads_do_not_show) {
   fake_sys fake;
   std::mt19937_64 faults(base_seed() + 7 + static_cast<std::uint64_t>(GetParam()));
-  fake.on_read_at([&](int, std::int64_t, std::size_t requested) {
+  fake.on_read_at([&](auto, std::int64_t, std::size_t requested) {
     switch (faults() % 4) {
       case 0: return transfer_action{transfer_action::fail, EINTR};
       case 1: return transfer_action{transfer_action::partial, 0, 1 + faults() % requested};
