@@ -162,7 +162,8 @@ std::optional<fake_sys::plan> fake_sys::planned_transfer(call which, std::size_t
   return std::nullopt;
 }
 
-ssize_t fake_sys::transfer(call which, int fd, const iovec* iov, int count, std::int64_t offset) {
+ssize_t fake_sys::transfer(call which, sluice::detail::handle fd, const iovec* iov, int count,
+                           std::int64_t offset) {
   auto real_call = [&](const iovec* v, int n) {
     if (which == call::write_stream) return real().write_stream(fd, v, n);
     if (which == call::read_stream) return real().read_stream(fd, v, n);
@@ -199,7 +200,8 @@ ssize_t fake_sys::transfer(call which, int fd, const iovec* iov, int count, std:
   return record(real_call(iov, count));
 }
 
-int fake_sys::open_entry(int dir, const char* path, const sluice::detail::open_request& how) {
+sluice::detail::handle fake_sys::open_entry(sluice::detail::handle dir, const char* path,
+                                            const sluice::detail::open_request& how) {
   std::lock_guard lock(active_->mutex_);
   active_->opens_.push_back(how);
   active_->open_paths_.push_back(path);
@@ -210,7 +212,7 @@ int fake_sys::open_entry(int dir, const char* path, const sluice::detail::open_r
   return real().open(dir, path, how);
 }
 
-int fake_sys::close_entry(int fd) {
+int fake_sys::close_entry(sluice::detail::handle fd) {
   std::lock_guard lock(active_->mutex_);
   auto planned = active_->next(call::close);
   int result = real().close(fd);
@@ -219,19 +221,20 @@ int fake_sys::close_entry(int fd) {
 }
 
 template <call which>
-ssize_t fake_sys::transfer_entry(int fd, const iovec* iov, int count, std::int64_t offset) {
+ssize_t fake_sys::transfer_entry(sluice::detail::handle fd, const iovec* iov, int count,
+                                 std::int64_t offset) {
   std::lock_guard lock(active_->mutex_);
   return active_->transfer(which, fd, iov, count, offset);
 }
 
 template <call which>
-ssize_t fake_sys::stream_entry(int fd, const iovec* iov, int count) {
+ssize_t fake_sys::stream_entry(sluice::detail::handle fd, const iovec* iov, int count) {
   std::lock_guard lock(active_->mutex_);
   return active_->transfer(which, fd, iov, count, -1);
 }
 
 template <call which>
-int fake_sys::sync_entry(int fd) {
+int fake_sys::sync_entry(sluice::detail::handle fd) {
   std::lock_guard lock(active_->mutex_);
   sluice::detail::file_facts facts;
   if (real().facts(fd, &facts) == 0) active_->synced_.push_back({facts.device, facts.inode});
@@ -239,7 +242,7 @@ int fake_sys::sync_entry(int fd) {
   return which == call::sync_all ? real().sync_all(fd) : real().sync_directory(fd);
 }
 
-int fake_sys::preallocate_entry(int fd, std::int64_t offset, std::int64_t length,
+int fake_sys::preallocate_entry(sluice::detail::handle fd, std::int64_t offset, std::int64_t length,
                                 sluice::detail::space_mode how) {
   std::lock_guard lock(active_->mutex_);
   if (auto planned = active_->next(call::preallocate)) return failed(planned->error);
@@ -249,14 +252,16 @@ int fake_sys::preallocate_entry(int fd, std::int64_t offset, std::int64_t length
   return zero_by_hand(fd, offset, length);
 }
 
-int fake_sys::writeback_entry(int fd, std::int64_t offset, std::int64_t length, bool wait) {
+int fake_sys::writeback_entry(sluice::detail::handle fd, std::int64_t offset, std::int64_t length,
+                              bool wait) {
   std::lock_guard lock(active_->mutex_);
   active_->writebacks_.push_back({offset, length, wait});
   if (auto planned = active_->next(call::writeback)) return failed(planned->error);
   return real().writeback(fd, offset, length, wait);
 }
 
-int fake_sys::direct_alignment_entry(int fd, sluice::detail::direct_io_facts* out) {
+int fake_sys::direct_alignment_entry(sluice::detail::handle fd,
+                                     sluice::detail::direct_io_facts* out) {
   std::lock_guard lock(active_->mutex_);
   if (auto planned = active_->next(call::direct_alignment)) return failed(planned->error);
   int result = real().direct_alignment(fd, out);
@@ -267,7 +272,7 @@ int fake_sys::direct_alignment_entry(int fd, sluice::detail::direct_io_facts* ou
   return result;
 }
 
-int fake_sys::filesystem_of_entry(int fd, sluice::detail::filesystem* out) {
+int fake_sys::filesystem_of_entry(sluice::detail::handle fd, sluice::detail::filesystem* out) {
   std::lock_guard lock(active_->mutex_);
   if (auto planned = active_->next(call::filesystem_of)) return failed(planned->error);
   int result = real().filesystem_of(fd, out);
@@ -323,9 +328,9 @@ bool fake_sys::in_registered(const void* data, unsigned size, int buffer_index) 
   return first >= begin && first + size <= begin + buffer.iov_len;
 }
 
-int fake_sys::async_submit_entry(sluice::detail::async_queue* queue, int fd, const void* data,
-                                 unsigned size, std::int64_t offset, int buffer_index,
-                                 std::uint64_t tag) {
+int fake_sys::async_submit_entry(sluice::detail::async_queue* queue, sluice::detail::handle fd,
+                                 const void* data, unsigned size, std::int64_t offset,
+                                 int buffer_index, std::uint64_t tag) {
   std::lock_guard lock(active_->mutex_);
   fake_sys& fake = *active_;
   async_request request{fd, data, size, offset, buffer_index, tag};

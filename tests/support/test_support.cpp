@@ -200,7 +200,7 @@ std::string print_numbers(sluice::writer& out, std::size_t bytes) {
   return text;
 }
 
-int zero_by_hand(int fd, std::int64_t offset, std::int64_t length) {
+int zero_by_hand(sluice::detail::handle fd, std::int64_t offset, std::int64_t length) {
   const sluice::detail::sys_table& real = sluice::detail::real_sys();
   if (real.preallocate(fd, offset, length, sluice::detail::space_mode::grow) != 0) return -1;
   static const std::vector<char> zeros(std::size_t{1} << 20);

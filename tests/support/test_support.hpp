@@ -23,6 +23,7 @@
 #include <thread>
 #include <vector>
 
+#include "os/sys.hpp"
 #include "sluice/error.hpp"
 #include "sluice/file.hpp"
 
@@ -154,7 +155,7 @@ std::string print_numbers(sluice::writer& out, std::size_t bytes);
 // real backend for seams that emulate such a disk: [offset, offset +
 // length) of `fd` reserved (preallocate, space_mode::grow) and written with
 // zeros. 0, or -1 with errno.
-int zero_by_hand(int fd, std::int64_t offset, std::int64_t length);
+int zero_by_hand(sluice::detail::handle fd, std::int64_t offset, std::int64_t length);
 
 // Installs an error handler that records every report; restores the previous
 // handler on destruction. One at a time.
