@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "support/fake_sys.hpp"
+#include "support/platform.hpp"
 #include "support/test_support.hpp"
 
 namespace {
@@ -158,6 +159,7 @@ TEST_F(read_gather_test, a_file_not_open_is_refused_with_ebadf) {
   EXPECT_EQ(e->code().value(), EBADF);
 }
 
+#ifndef _WIN32
 TEST(read_gather_pipe, a_borrowed_pipe_is_read_with_readv_in_order_whatever_the_offset) {
   std::string text = pattern(300, 10);
   pipe_ends ends;
@@ -204,5 +206,8 @@ TEST(read_gather_pipe, eio_on_a_pipe_names_the_counted_offset) {
   EXPECT_NE(std::string(e->what()).find("read 'the pipe' at offset 107"), std::string::npos)
       << e->what();
 }
+#else
+SLUICE_SKIPPED_ON_WINDOWS(read_gather_pipe, pipe_tests, "reads a pipe(2) (pipe_ends, dup)")
+#endif
 
 }  // namespace

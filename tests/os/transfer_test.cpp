@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "support/fake_sys.hpp"
+#include "support/platform.hpp"
 #include "support/test_support.hpp"
 
 namespace {
@@ -158,6 +159,7 @@ TEST_F(transfer_test, eagain_is_returned_when_poll_fails) {
   EXPECT_EQ(fake.calls(call::wait_ready), 2);
 }
 
+#ifndef _WIN32
 TEST_F(transfer_test, a_pipe_refusing_pwritev_is_written_with_writev_from_then_on) {
   pipe_ends pipe;
   std::string text = pattern(100);
@@ -173,6 +175,11 @@ TEST_F(transfer_test, a_pipe_refusing_pwritev_is_written_with_writev_from_then_o
   pipe.close_write();
   EXPECT_EQ(read_to_end(pipe.read_end()), text);
 }
+#else
+SLUICE_SKIPPED_ON_WINDOWS_F(transfer_test,
+                            a_pipe_refusing_pwritev_is_written_with_writev_from_then_on,
+                            "writes a pipe(2) (pipe_ends)")
+#endif
 
 TEST_F(transfer_test, sequential_writes_never_try_pwritev) {
   std::string text = pattern(20);
