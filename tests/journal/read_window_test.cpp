@@ -26,7 +26,7 @@ constexpr std::size_t mib = std::size_t{1} << 20;
 
 // One preadv that reached the fake: where, and how much it asked for.
 struct read_call {
-  off_t offset;
+  std::int64_t offset;
   std::size_t requested;
   bool operator==(const read_call&) const = default;
 };

@@ -129,7 +129,7 @@ TEST_F(reader_test, runs_of_empty_lines_longer_than_the_index_come_one_by_one) {
         others += *line;
       }
     }
-    EXPECT_EQ(empty, 3 * 8192 + 7 + 19999);
+    EXPECT_EQ(empty, std::size_t{3 * 8192 + 7 + 19999});
     EXPECT_EQ(others, "end");
   }
 }

@@ -11,7 +11,7 @@ namespace {
 
 const sluice::detail::sys_table& real() { return sluice::detail::real_sys(); }
 
-int no_sync(int) { return 0; }
+int no_sync(sluice::detail::handle) { return 0; }
 
 sluice::detail::sys_table make_syncless() {
   sluice::detail::sys_table table = real();
