@@ -8,7 +8,7 @@ int main(int argc, char** argv) {
   const char* path = argc > 1 ? argv[1] : "numbers.txt";
   try {
     sluice::writer out(path);
-    for (long i = 0; i < 1'000'000; ++i) {
+    for (long long i = 0; i < 1'000'000; ++i) {  // long is 32 bits on Windows
       out.print(i * i);
       out.put('\n');
     }

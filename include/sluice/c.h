@@ -124,7 +124,9 @@ int sluice_writer_open(sluice_writer** out, const char* path, const sluice_write
    sluice_writer_close leaves `fd` open. `name` names it in messages
    ("standard output"). For standard output: sluice_writer_from_fd(&out, 1,
    "standard output", NULL). Options as sluice_writer_open (no direct, no
-   atomic_replace: EINVAL). */
+   atomic_replace: EINVAL). On Windows `fd` is a C runtime descriptor too
+   (0, 1 and 2 work as everywhere; _open_osfhandle makes one of a HANDLE):
+   the writer uses the HANDLE _get_osfhandle gives for it. */
 int sluice_writer_from_fd(sluice_writer** out, int fd, const char* name,
                           const sluice_writer_options* options);
 
@@ -222,7 +224,8 @@ void sluice_reader_options_init(sluice_reader_options* options);
 int sluice_reader_open(sluice_reader** out, const char* path, const sluice_reader_options* options);
 /* A reader on the open descriptor `fd` (a pipe, standard input: fd 0),
    borrowed: sluice_reader_close leaves it open. `name` names it in
-   messages. */
+   messages. On Windows, a C runtime descriptor as for
+   sluice_writer_from_fd. */
 int sluice_reader_from_fd(sluice_reader** out, int fd, const char* name,
                           const sluice_reader_options* options);
 

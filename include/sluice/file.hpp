@@ -56,12 +56,25 @@
 #include <string>
 #include <system_error>
 
+#ifndef _WIN32
 struct iovec;
+#endif
 
 namespace sluice {
 namespace detail {
 enum class extent;  // src/os/transfer.hpp
-}
+#ifdef _WIN32
+struct io_piece;  // src/os/handle.hpp
+#endif
+}  // namespace detail
+
+// What the OS names an open file by: a file descriptor on POSIX systems, a
+// HANDLE on Windows.
+#ifdef _WIN32
+using native_handle_type = void*;
+#else
+using native_handle_type = int;
+#endif
 
 // What file::open does with the path (file_options::mode).
 enum class open_mode {
@@ -121,7 +134,7 @@ class file {
 
   // Adopts an open descriptor, which close() and the destructor close;
   // `path` is used in error messages only. No system call.
-  file(int fd, std::string path) noexcept;
+  file(native_handle_type fd, std::string path) noexcept;
 
   // Uses an open descriptor the caller keeps owning, such as STDOUT_FILENO
   // or STDIN_FILENO: close() and the destructor leave it open (close() still
@@ -132,7 +145,11 @@ class file {
   // an earlier reader of it stopped; position() counts from 0 the bytes
   // written through this file. `path` names it in error messages. No system
   // call.
-  static file borrow(int fd, std::string path) noexcept;
+  //
+  // On Windows, `fd` is a HANDLE (GetStdHandle(STD_OUTPUT_HANDLE)), and a
+  // sequential() file reads and writes with ReadFile and WriteFile without
+  // an offset.
+  static file borrow(native_handle_type fd, std::string path) noexcept;
   file() noexcept = default;  // not open
   file(file&& other) noexcept;
   file& operator=(file&& other) noexcept;
@@ -250,13 +267,14 @@ class file {
   // Does nothing on a stream.
   void drop_cached(std::uint64_t offset, std::uint64_t length);
 
-  bool is_open() const noexcept { return fd_ >= 0; }
-  int native_handle() const noexcept { return fd_; }
+  bool is_open() const noexcept { return fd_ != none(); }
+  native_handle_type native_handle() const noexcept { return fd_; }
   const std::string& path() const noexcept { return path_; }
 
-  // Gives up ownership: returns the descriptor (-1 if not open), leaves this
-  // file not open and does not close anything.
-  int release() noexcept;
+  // Gives up ownership: returns the descriptor (-1 if not open; on Windows
+  // the HANDLE, INVALID_HANDLE_VALUE if not open), leaves this file not open
+  // and does not close anything.
+  native_handle_type release() noexcept;
 
   // Closes the descriptor and reports any error. After a poisoning sync
   // failure it throws that failure again (the same std::system_error the
@@ -269,18 +287,29 @@ class file {
 
  private:
   enum class kind : unsigned char { unknown, seekable, stream };
+#ifdef _WIN32
+  using io_piece = detail::io_piece;
+  // INVALID_HANDLE_VALUE: not open.
+  static native_handle_type none() noexcept {
+    return reinterpret_cast<native_handle_type>(static_cast<std::intptr_t>(-1));
+  }
+#else
+  using io_piece = ::iovec;
+  static constexpr native_handle_type none() noexcept { return -1; }
+#endif
 
   void check_usable(const char* operation) const;
   void poison(int errno_value, const char* operation);
   void learn_sequential(bool sequential) noexcept;
-  std::uint64_t write_all(iovec* iov, std::size_t count, std::uint64_t offset);
-  std::size_t read_iov(iovec* iov, std::size_t count, std::uint64_t offset, detail::extent until);
+  std::uint64_t write_all(io_piece* iov, std::size_t count, std::uint64_t offset);
+  std::size_t read_iov(io_piece* iov, std::size_t count, std::uint64_t offset,
+                       detail::extent until);
   bool no_page_cache(int errno_value) noexcept;
   void check_direct_io_possible(bool stream) const;
 
   // The writer's inline calls read position_ at its offset: the members
   // are laid out so that it and the size stay as they are.
-  int fd_ = -1;
+  native_handle_type fd_ = none();
   bool owned_ = true;  // close() closes the descriptor
   // What the descriptor turned out to be, learnt by the queries too: a
   // cache of facts about it, not state a caller changes.

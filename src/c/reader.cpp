@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "c/errors.hpp"
+#include "os/handle.hpp"
 #include "sluice/c.h"
 
 namespace c_api = sluice::detail::c_api;
@@ -88,7 +89,8 @@ int sluice_reader_from_fd(sluice_reader** out, int fd, const char* name,
   sluice::reader_options how;
   if (int error = options_of(options, how, "sluice_reader_from_fd")) return error;
   return open_reader(out, "sluice_reader_from_fd", [&] {
-    return sluice::reader(sluice::file::borrow(fd, name ? name : ""), how);
+    return sluice::reader(
+        sluice::file::borrow(sluice::detail::handle_of_descriptor(fd), name ? name : ""), how);
   });
 }
 

@@ -17,6 +17,7 @@
 #include <type_traits>
 
 #include "c/errors.hpp"
+#include "os/handle.hpp"
 #include "sluice/c.h"
 
 namespace c_api = sluice::detail::c_api;
@@ -135,7 +136,8 @@ int sluice_writer_from_fd(sluice_writer** out, int fd, const char* name,
   sluice::writer_options how;
   if (int error = options_of(options, how, "sluice_writer_from_fd")) return error;
   return open_writer(out, "sluice_writer_from_fd", [&] {
-    return std::make_unique<sluice::writer>(sluice::file::borrow(fd, name ? name : ""), how);
+    return std::make_unique<sluice::writer>(
+        sluice::file::borrow(sluice::detail::handle_of_descriptor(fd), name ? name : ""), how);
   });
 }
 

@@ -14,6 +14,7 @@
 #include "journal/segments.hpp"
 #include "journal/state.hpp"
 #include "os/error_messages.hpp"
+#include "os/path_text.hpp"
 #include "os/sticky_error.hpp"
 
 namespace sluice::detail {
@@ -146,7 +147,7 @@ std::exception_ptr as_system_error(const journal_state& state, int error,
   try {
     return std::make_exception_ptr(
         std::system_error(error, std::generic_category(),
-                          describe("commit journal", state.path().native()) + ": " + what));
+                          describe("commit journal", path_text(state.path())) + ": " + what));
   } catch (...) {
     return std::current_exception();
   }
@@ -305,7 +306,7 @@ void lead(journal_state& state, std::unique_lock<std::mutex>& lock) {
 }  // namespace
 
 void check_usable(const journal_state& state, const char* operation) {
-  if (state.failure) refuse(state.failure, operation, state.path().native());
+  if (state.failure) refuse(state.failure, operation, path_text(state.path()));
 }
 
 void make_durable(journal_state& state, std::unique_lock<std::mutex>& lock, std::uint64_t lsn,

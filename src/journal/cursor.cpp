@@ -8,6 +8,7 @@
 #include "journal/segments.hpp"
 #include "journal/state.hpp"
 #include "os/error_messages.hpp"
+#include "os/path_text.hpp"
 #include "sluice/journal.hpp"
 
 namespace sluice {
@@ -36,7 +37,7 @@ std::filesystem::path segment_path(const cursor_state& c) {
 [[noreturn]] void throw_corrupt(const cursor_state& c, const std::string& reason) {
   throw std::system_error(
       EILSEQ, std::generic_category(),
-      describe("read journal", segment_path(c).native(), c.offset) + ": " + reason);
+      describe("read journal", path_text(segment_path(c)), c.offset) + ": " + reason);
 }
 
 // Why the record the cursor expects at c.offset is not there, as EILSEQ.
@@ -56,7 +57,7 @@ void open_current(cursor_state& c) {
                                           c.segments[c.index].number, header))
     throw std::system_error(
         problem->error, std::generic_category(),
-        describe("read journal", segment_path(c).native()) + ": " + problem->message);
+        describe("read journal", path_text(segment_path(c))) + ": " + problem->message);
   c.offset = segment_header_size;
   c.expected = header.first_lsn;
   c.salt = header.salt;
@@ -117,9 +118,9 @@ journal_cursor journal::read_from(std::uint64_t lsn) {
   std::uint64_t oldest = detail::oldest_kept(s);
   if (lsn < oldest)
     throw std::system_error(ERANGE, std::generic_category(),
-                            detail::describe("read journal", s.path().native()) + ": lsn " +
-                                std::to_string(lsn) + " is older than the oldest kept, " +
-                                std::to_string(oldest));
+                            detail::describe("read journal", detail::path_text(s.path())) +
+                                ": lsn " + std::to_string(lsn) +
+                                " is older than the oldest kept, " + std::to_string(oldest));
   cursor->dir = s.dir;
   cursor->alive = s.cursors;
   cursor->segments = s.segments;

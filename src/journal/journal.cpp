@@ -1,10 +1,7 @@
 // sluice::journal: open (with recovery), append, commit, truncate, close.
 #include "sluice/journal.hpp"
 
-#include <pthread.h>
-
 #include <algorithm>
-#include <atomic>
 #include <cerrno>
 #include <mutex>
 #include <string>
@@ -17,31 +14,15 @@
 #include "journal/segments.hpp"
 #include "journal/state.hpp"
 #include "os/error_messages.hpp"
+#include "os/path_text.hpp"
 
 namespace sluice {
 namespace detail {
-namespace {
-
-std::atomic<unsigned> forks_seen{0};
-
-void count_fork_in_child() { forks_seen.fetch_add(1, std::memory_order_relaxed); }
-
-}  // namespace
-
-unsigned fork_generation() noexcept { return forks_seen.load(std::memory_order_relaxed); }
-
-void watch_forks() {
-  static std::once_flag installed;
-  std::call_once(installed, [] {
-    if (int error = ::pthread_atfork(nullptr, nullptr, count_fork_in_child))
-      throw std::system_error(error, std::generic_category(), "sluice: pthread_atfork");
-  });
-}
 
 void check_not_inherited(const journal_state& state, const char* operation) {
   if (!inherited(state)) return;
   throw std::system_error(EBADF, std::generic_category(),
-                          describe(operation, state.path().native()) +
+                          describe(operation, path_text(state.path())) +
                               ": the journal was opened by a parent of this process, before a "
                               "fork(); only that process may use it");
 }
@@ -62,29 +43,29 @@ detail::journal_state& usable(const std::unique_ptr<detail::journal_state>& stat
 // EBADF for a call that would write to a journal opened read_only.
 void check_writable(const detail::journal_state& s, const char* operation) {
   if (!s.options.read_only) return;
-  throw std::system_error(
-      EBADF, std::generic_category(),
-      detail::describe(operation, s.path().native()) + ": the journal was opened read_only");
+  throw std::system_error(EBADF, std::generic_category(),
+                          detail::describe(operation, detail::path_text(s.path())) +
+                              ": the journal was opened read_only");
 }
 
 // EINVAL for options journal::open cannot take.
 void check_options(const std::filesystem::path& dir, const journal_options& options) {
   if (options.concurrent_syncs < 1 || options.concurrent_syncs > detail::max_syncs_in_flight)
-    throw std::system_error(
-        EINVAL, std::generic_category(),
-        detail::describe("open journal", dir.native()) + ": concurrent_syncs must be 1 or 2");
+    throw std::system_error(EINVAL, std::generic_category(),
+                            detail::describe("open journal", detail::path_text(dir)) +
+                                ": concurrent_syncs must be 1 or 2");
   if (options.segment_size < detail::min_segment_size)
-    throw std::system_error(
-        EINVAL, std::generic_category(),
-        detail::describe("open journal", dir.native()) + ": segment_size below 4096 bytes");
+    throw std::system_error(EINVAL, std::generic_category(),
+                            detail::describe("open journal", detail::path_text(dir)) +
+                                ": segment_size below 4096 bytes");
 }
 
 // EMSGSIZE for a record beyond max_record_size.
 void check_record_size(const detail::journal_state& s, std::size_t size) {
   if (size <= journal::max_record_size) return;
   throw std::system_error(EMSGSIZE, std::generic_category(),
-                          detail::describe("append to journal", s.path().native()) + ": " +
-                              std::to_string(size) + " bytes, more than the 64 MiB limit");
+                          detail::describe("append to journal", detail::path_text(s.path())) +
+                              ": " + std::to_string(size) + " bytes, more than the 64 MiB limit");
 }
 
 // Grows `pending` to hold `more` bytes after its end, doubling at least so
@@ -122,7 +103,7 @@ journal::~journal() {
   try {
     close();
   } catch (const std::exception& e) {
-    if (!told) detail::report_from_destructor(dir->path().native(), e);
+    if (!told) detail::report_from_destructor(detail::path_text(dir->path()), e);
   } catch (...) {
     if (!told)
       detail::report_error(std::error_code(EIO, std::generic_category()),
@@ -182,8 +163,8 @@ void journal::commit(std::uint64_t lsn) {
   detail::check_usable(s, "commit journal");
   if (lsn >= s.next_lsn)
     throw std::system_error(EINVAL, std::generic_category(),
-                            detail::describe("commit journal", s.path().native()) + ": lsn " +
-                                std::to_string(lsn) + " was not appended yet");
+                            detail::describe("commit journal", detail::path_text(s.path())) +
+                                ": lsn " + std::to_string(lsn) + " was not appended yet");
   detail::make_durable(s, lock, lsn, "commit journal");
 }
 

@@ -7,6 +7,7 @@
 
 #include "os/directory.hpp"
 #include "os/error_messages.hpp"
+#include "os/path_text.hpp"
 #include "os/sys.hpp"
 #include "os/transfer.hpp"
 
@@ -37,17 +38,17 @@ const char* kind_of(file_type type) {
 [[noreturn]] void throw_not_regular(const std::filesystem::path& path, const char* kind,
                                     const char* what) {
   throw std::system_error(EINVAL, std::generic_category(),
-                          describe("open", path.native()) + ": it is " + kind + ", not " + what);
+                          describe("open", path_text(path)) + ": it is " + kind + ", not " + what);
 }
 
 // open(dir, name, how + non_blocking, no_follow), tried again while a lease
 // on the file is being broken (EWOULDBLOCK): see open_regular().
-int open_without_blocking(int dir, const std::string& name, open_request how) {
+handle open_without_blocking(handle dir, const std::string& name, open_request how) {
   how.non_blocking = how.no_follow = true;
   auto pause = std::chrono::milliseconds(1);
   for (;;) {
-    int fd = restart_interrupted([&] { return sys().open(dir, name.c_str(), how); });
-    if (fd >= 0 || errno != EWOULDBLOCK) return fd;
+    detail::handle fd = restart_interrupted([&] { return sys().open(dir, name.c_str(), how); });
+    if (fd != detail::no_handle() || errno != EWOULDBLOCK) return fd;
     std::this_thread::sleep_for(pause);
     pause = std::min(pause * 2, std::chrono::milliseconds(100));
   }
@@ -59,16 +60,16 @@ journal_directory::journal_directory(const std::filesystem::path& path)
     : handle_(open_directory(path)), path_(path) {}
 
 std::vector<std::string> journal_directory::list() const {
-  int fd = restart_interrupted(
+  detail::handle fd = restart_interrupted(
       [&] { return sys().open(handle_.native_handle(), ".", {.directory = true}); });
-  if (fd < 0) throw_error(errno, "open directory", path_.native());
-  file listing(fd, path_.native());
+  if (fd == detail::no_handle()) throw_error(errno, "open directory", path_text(path_));
+  file listing(fd, path_text(path_));
   std::vector<std::string> names;
   std::vector<char> buffer(32 * 1024);
   for (;;) {
     ssize_t n = sys().list_directory(fd, buffer.data(), buffer.size());
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw_error(errno, "list directory", path_.native());
+    if (n < 0) throw_error(errno, "list directory", path_text(path_));
     if (n == 0) break;
     parse_entries(buffer.data(), static_cast<std::size_t>(n), names);
   }
@@ -79,38 +80,38 @@ std::vector<std::string> journal_directory::list() const {
 file journal_directory::open_regular(std::string_view name, open_request how,
                                      const char* what) const {
   std::filesystem::path path = path_of(name);
-  int fd = open_without_blocking(handle_.native_handle(), std::string(name), how);
-  if (fd < 0 && errno == ELOOP) throw_not_regular(path, "a symbolic link", what);
-  if (fd < 0) throw_error(errno, "open", path.native());
-  file opened(fd, path.native());
+  detail::handle fd = open_without_blocking(handle_.native_handle(), std::string(name), how);
+  if (fd == detail::no_handle() && errno == ELOOP) throw_not_regular(path, "a symbolic link", what);
+  if (fd == detail::no_handle()) throw_error(errno, "open", path_text(path));
+  file opened(fd, path_text(path));
   file_facts facts;
-  if (sys().facts(fd, &facts) != 0) throw_error(errno, "stat", path.native());
+  if (sys().facts(fd, &facts) != 0) throw_error(errno, "stat", path_text(path));
   if (facts.type != file_type::regular) throw_not_regular(path, kind_of(facts.type), what);
   // Clears non_blocking, the one state flag it was opened with.
-  if (sys().set_state(fd, {}) != 0) throw_error(errno, "fcntl", path.native());
+  if (sys().set_state(fd, {}) != 0) throw_error(errno, "fcntl", path_text(path));
   return opened;
 }
 
 void journal_directory::rename(std::string_view from, std::string_view to) const {
-  int dir = handle_.native_handle();
+  detail::handle dir = handle_.native_handle();
   if (sys().rename(dir, std::string(from).c_str(), dir, std::string(to).c_str()) != 0)
-    throw_error(errno, "rename", path_of(from).native());
+    throw_error(errno, "rename", path_text(path_of(from)));
 }
 
 void journal_directory::remove(std::string_view name) const {
   if (sys().remove(handle_.native_handle(), std::string(name).c_str()) != 0)
-    throw_error(errno, "remove", path_of(name).native());
+    throw_error(errno, "remove", path_text(path_of(name)));
 }
 
 void journal_directory::sync() const {
   if (sys().sync_directory(handle_.native_handle()) != 0)
-    throw_error(errno, "fsync directory", path_.native());
+    throw_error(errno, "fsync directory", path_text(path_));
 }
 
 bool make_directory(const std::filesystem::path& dir) {
-  bool created = sys().make_directory(dir.c_str(), 0700) == 0;
+  bool created = sys().make_directory(path_text(dir).c_str(), 0700) == 0;
   if (!created) {
-    if (errno != EEXIST) throw_error(errno, "create directory", dir.native());
+    if (errno != EEXIST) throw_error(errno, "create directory", path_text(dir));
     open_directory(dir).close();  // ENOTDIR if it is something else
   }
   // Also when it existed: its creator may have died before this sync.

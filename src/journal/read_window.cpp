@@ -15,7 +15,7 @@ constexpr std::size_t window_size = std::size_t{1} << 20;
 std::vector<std::pair<std::uint64_t, std::uint64_t>> read_window::data_ranges(
     std::uint64_t offset) const {
   std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;
-  int fd = source_.native_handle();
+  detail::handle fd = source_.native_handle();
   while (offset < limit_) {
     std::int64_t data = sys().seek_region(fd, static_cast<std::int64_t>(offset), region::data);
     if (data < 0 && errno == ENXIO) break;  // nothing but holes to the end

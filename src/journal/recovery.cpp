@@ -14,6 +14,7 @@
 #include "journal/read_window.hpp"
 #include "journal/segments.hpp"
 #include "os/error_messages.hpp"
+#include "os/path_text.hpp"
 #include "os/sys.hpp"
 
 namespace sluice::detail {
@@ -22,7 +23,7 @@ namespace {
 [[noreturn]] void throw_corrupt(const std::filesystem::path& segment, std::uint64_t offset,
                                 const std::string& reason) {
   throw std::system_error(EILSEQ, std::generic_category(),
-                          describe("recover journal", segment.native(), offset) + ": " + reason);
+                          describe("recover journal", path_text(segment), offset) + ": " + reason);
 }
 
 // The segment numbers in `dir`, sorted, and its spares' in `spares`;
@@ -35,7 +36,7 @@ std::vector<std::uint64_t> segment_numbers(const journal_directory& dir,
     parsed_entry entry = parse_entry(name);
     if (entry.kind == entry_kind::foreign)
       throw std::system_error(EINVAL, std::generic_category(),
-                              describe("open journal", dir.path().native()) +
+                              describe("open journal", path_text(dir.path())) +
                                   ": not a journal directory (it holds '" + name + "')");
     if (entry.kind == entry_kind::segment) numbers.push_back(entry.number);
     if (entry.kind == entry_kind::spare) spares.push_back(entry.number);
@@ -122,7 +123,7 @@ checked_segment open_checked_segment(const journal_directory& dir, std::uint64_t
           check_segment_header(reader->window.bytes(0, segment_header_size), number, header))
     throw std::system_error(
         problem->error, std::generic_category(),
-        describe("open journal segment", segment.path.native()) + ": " + problem->message);
+        describe("open journal segment", path_text(segment.path)) + ": " + problem->message);
   segment.info.first_lsn = header.first_lsn;
   segment.info.reused = header.reused;
   segment.salt = header.salt;

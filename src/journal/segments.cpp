@@ -12,6 +12,7 @@
 
 #include "journal/format.hpp"
 #include "os/error_messages.hpp"
+#include "os/path_text.hpp"
 #include "os/sys.hpp"
 #include "os/transfer.hpp"
 
@@ -135,7 +136,7 @@ new_segment create_segment(const journal_directory& dir, std::uint64_t number,
   segment.sync_data();
   dir.rename(temporary, name);
   dir.sync();
-  return {file(segment.release(), dir.path_of(name).native()), blocks};
+  return {file(segment.release(), path_text(dir.path_of(name))), blocks};
 }
 
 file reuse_spare(const journal_directory& dir, std::uint64_t spare, std::uint64_t number,
@@ -154,7 +155,7 @@ file reuse_spare(const journal_directory& dir, std::uint64_t spare, std::uint64_
   segment.sync_data();
   dir.rename(spare_file, name);
   dir.sync();
-  return file(segment.release(), dir.path_of(name).native());
+  return file(segment.release(), path_text(dir.path_of(name)));
 }
 
 void seal_segment(file& segment, std::uint64_t offset, std::uint64_t size, const seal_info& seal) {
@@ -171,7 +172,7 @@ void use_tail(journal_state& state, file segment, std::uint64_t offset, std::uin
               std::uint64_t zeroed) {
   for (unsigned i = 0; i < state.options.concurrent_syncs; ++i)
     state.syncers[i] =
-        open_segment(*state.dir, std::filesystem::path(segment.path()).filename().native(),
+        open_segment(*state.dir, path_text(std::filesystem::path(segment.path()).filename()),
                      open_mode::open_existing);
   state.tail = std::move(segment);
   state.tail_offset = offset;

@@ -54,6 +54,8 @@ struct commit_waiter {
 // handler raises in every child (watch_forks() installs it, once). A
 // journal remembers the count it was opened under; a different count means
 // the calling process is a child holding a copy of the parent's journal.
+// forks.cpp on POSIX; forks_win32.cpp on Windows, which has no fork(): the
+// count stays 0.
 unsigned fork_generation() noexcept;
 void watch_forks();
 

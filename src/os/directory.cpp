@@ -8,26 +8,27 @@
 #include <utility>
 
 #include "os/error_messages.hpp"
+#include "os/path_text.hpp"
 #include "os/sys.hpp"
 #include "os/transfer.hpp"
 
 namespace sluice {
 
 file detail::open_directory(const std::filesystem::path& path) {
-  int fd = restart_interrupted(
-      [&] { return sys().open(working_directory, path.c_str(), {.directory = true}); });
-  if (fd < 0) throw_error(errno, "open directory", path.native());
-  return file(fd, path.native());
+  detail::handle fd = restart_interrupted(
+      [&] { return sys().open(working_directory, path_text(path).c_str(), {.directory = true}); });
+  if (fd == detail::no_handle()) throw_error(errno, "open directory", path_text(path));
+  return file(fd, path_text(path));
 }
 
 file detail::open_directory_to_sync(const std::filesystem::path& path, const file& held) {
   std::string shown = held.path();  // before the open: nothing may throw between it and the file
-  int fd = restart_interrupted(
+  detail::handle fd = restart_interrupted(
       [&] { return sys().open(held.native_handle(), ".", {.directory = true}); });
-  if (fd < 0) {
+  if (fd == detail::no_handle()) {
     int error = errno;
     throw std::system_error(error, std::generic_category(),
-                            describe("open", path.native()) + ": cannot open its directory '" +
+                            describe("open", path_text(path)) + ": cannot open its directory '" +
                                 held.path() + "' to sync it at close; nothing was created");
   }
   return file(fd, std::move(shown));
@@ -43,7 +44,7 @@ std::filesystem::path detail::absolute_path(const std::filesystem::path& path) {
   if (path.empty()) throw_error(ENOENT, "open", "");
   std::error_code error;
   std::filesystem::path made = std::filesystem::absolute(path, error);
-  if (error) throw_error(error.value(), "open", path.native());
+  if (error) throw_error(error.value(), "open", path_text(path));
   return made;
 }
 

@@ -1,25 +1,18 @@
 // write_error, the error handler, and the message format every error uses.
-#include <sys/uio.h>
-#include <unistd.h>
-
 #include <atomic>
 #include <cerrno>
 #include <new>
 #include <string>
 
 #include "os/error_messages.hpp"
+#include "os/stderr_line.hpp"
 
 namespace sluice {
 namespace {
 
-// Not a file operation, so not routed through detail::sys: it must work even
-// while a test has replaced the seam. One writev so that concurrent reports
-// do not interleave; the result is ignored because there is nowhere left to
-// report to.
+// The default handler: one line on standard error (os/stderr_line.hpp).
 void print_to_stderr(const std::error_code&, std::string_view message) noexcept {
-  char newline = '\n';
-  iovec parts[2] = {{const_cast<char*>(message.data()), message.size()}, {&newline, 1}};
-  [[maybe_unused]] auto ignored = ::writev(STDERR_FILENO, parts, 2);
+  detail::write_stderr_line(message);
 }
 
 std::atomic<error_handler> installed{print_to_stderr};

@@ -11,6 +11,7 @@
 #include "os/close_failure.hpp"
 #include "os/directory.hpp"
 #include "os/error_messages.hpp"
+#include "os/path_text.hpp"
 #include "os/sticky_error.hpp"
 #include "os/sys.hpp"
 #include "os/transfer.hpp"
@@ -19,6 +20,7 @@ namespace sluice {
 namespace {
 
 using access = detail::open_request::access;
+using detail::io_piece;
 
 detail::open_request request_for(open_mode mode) {
   switch (mode) {
@@ -38,53 +40,54 @@ bool is_stream_type(detail::file_type type) {
          type == detail::file_type::character_device;
 }
 
-iovec to_iovec(std::span<const std::byte> bytes) {
+io_piece to_piece(std::span<const std::byte> bytes) {
   return {const_cast<std::byte*>(bytes.data()), bytes.size()};
 }
 
 // The iovecs describing a list of buffers (written from or read into): on
 // the stack up to the count the writer needs, so that it allocates nothing,
 // on the heap beyond.
-class iovec_list {
+class piece_list {
  public:
   template <class Byte>
-  explicit iovec_list(std::span<const std::span<Byte>> buffers) {
+  explicit piece_list(std::span<const std::span<Byte>> buffers) {
     if (buffers.size() > on_stack) {
       large_.resize(buffers.size());
       data_ = large_.data();
     }
-    for (std::size_t i = 0; i < buffers.size(); ++i) data_[i] = to_iovec(buffers[i]);
+    for (std::size_t i = 0; i < buffers.size(); ++i) data_[i] = to_piece(buffers[i]);
   }
-  iovec_list(const iovec_list&) = delete;
-  iovec_list& operator=(const iovec_list&) = delete;
+  piece_list(const piece_list&) = delete;
+  piece_list& operator=(const piece_list&) = delete;
 
-  iovec* data() noexcept { return data_; }
+  io_piece* data() noexcept { return data_; }
 
  private:
   static constexpr std::size_t on_stack = 8;
-  iovec small_[on_stack];
-  std::vector<iovec> large_;
-  iovec* data_ = small_;
+  io_piece small_[on_stack];
+  std::vector<io_piece> large_;
+  io_piece* data_ = small_;
 };
 
 }  // namespace
 
 file file::open(const std::filesystem::path& path, file_options options) {
-  int fd = detail::restart_interrupted([&] {
+  detail::handle fd = detail::restart_interrupted([&] {
     detail::open_request how = request_for(options.mode);
     how.direct = options.direct;
     how.permissions = options.permissions;
-    return detail::sys().open(detail::working_directory, path.c_str(), how);
+    return detail::sys().open(detail::working_directory, detail::path_text(path).c_str(), how);
   });
-  if (fd < 0) detail::throw_open_failure(errno, path.native(), options.direct);
-  file opened(fd, path.native());
+  if (fd == detail::no_handle())
+    detail::throw_open_failure(errno, detail::path_text(path), options.direct);
+  file opened(fd, detail::path_text(path));
   if (options.mode == open_mode::append) opened.position_ = opened.size();
   return opened;
 }
 
-file::file(int fd, std::string path) noexcept : fd_(fd), path_(std::move(path)) {}
+file::file(native_handle_type fd, std::string path) noexcept : fd_(fd), path_(std::move(path)) {}
 
-file file::borrow(int fd, std::string path) noexcept {
+file file::borrow(native_handle_type fd, std::string path) noexcept {
   file borrowed(fd, std::move(path));
   borrowed.owned_ = false;
   borrowed.sequential_ = true;
@@ -92,7 +95,7 @@ file file::borrow(int fd, std::string path) noexcept {
 }
 
 file::file(file&& other) noexcept
-    : fd_(std::exchange(other.fd_, -1)),
+    : fd_(std::exchange(other.fd_, none())),
       owned_(other.owned_),
       sequential_(other.sequential_),
       kind_(other.kind_),
@@ -103,7 +106,7 @@ file::file(file&& other) noexcept
 file& file::operator=(file&& other) noexcept {
   if (this != &other) {
     file discarded(std::move(*this));
-    fd_ = std::exchange(other.fd_, -1);
+    fd_ = std::exchange(other.fd_, none());
     position_ = other.position_;
     failure_ = std::move(other.failure_);
     owned_ = other.owned_;
@@ -115,14 +118,14 @@ file& file::operator=(file&& other) noexcept {
 }
 
 file::~file() {
-  if (fd_ < 0 || !owned_) return;
+  if (fd_ == none() || !owned_) return;
   if (detail::sys().close(fd_) != 0) {
     detail::report_close_from_destructor(path_, errno);
   }
 }
 
 void file::check_usable(const char* operation) const {
-  if (fd_ < 0) detail::throw_error(EBADF, operation, path_);
+  if (fd_ == none()) detail::throw_error(EBADF, operation, path_);
   if (failure_) detail::refuse(failure_, operation, path_);
 }
 
@@ -145,7 +148,7 @@ void file::learn_sequential(bool sequential) noexcept {
 
 // Writes the iovecs at `offset` (or sequentially) or throws write_error;
 // returns the byte count.
-std::uint64_t file::write_all(iovec* iov, std::size_t count, std::uint64_t offset) {
+std::uint64_t file::write_all(io_piece* iov, std::size_t count, std::uint64_t offset) {
   auto result = detail::transfer(fd_, detail::direction::write, iov, count, offset, sequential_);
   learn_sequential(result.sequential);
   if (result.error != 0) throw detail::write_failed(result.error, path_, offset, result.done);
@@ -154,7 +157,7 @@ std::uint64_t file::write_all(iovec* iov, std::size_t count, std::uint64_t offse
 
 void file::write_at(std::span<const std::byte> bytes, std::uint64_t offset) {
   check_usable("write");
-  iovec one = to_iovec(bytes);
+  io_piece one = to_piece(bytes);
   write_all(&one, 1, offset);
 }
 
@@ -162,7 +165,7 @@ void file::write(std::span<const std::byte> bytes) { write_gather({&bytes, 1}); 
 
 void file::write_gather(std::span<const std::span<const std::byte>> buffers) {
   check_usable("write");
-  iovec_list iov(buffers);
+  piece_list iov(buffers);
   try {
     position_ += write_all(iov.data(), buffers.size(), position_);
   } catch (const write_error& e) {
@@ -173,7 +176,7 @@ void file::write_gather(std::span<const std::span<const std::byte>> buffers) {
 
 // Reads into the iovecs at `offset` (or sequentially) or throws; returns
 // the byte count.
-std::size_t file::read_iov(iovec* iov, std::size_t count, std::uint64_t offset,
+std::size_t file::read_iov(io_piece* iov, std::size_t count, std::uint64_t offset,
                            detail::extent until) {
   check_usable("read");
   auto result =
@@ -188,12 +191,12 @@ std::size_t file::read_at(std::span<std::byte> bytes, std::uint64_t offset) {
 }
 
 std::size_t file::read_some_at(std::span<std::byte> bytes, std::uint64_t offset) {
-  iovec one = to_iovec(bytes);
+  io_piece one = to_piece(bytes);
   return read_iov(&one, 1, offset, detail::extent::first_bytes);
 }
 
 std::size_t file::read_gather(std::span<const std::span<std::byte>> buffers, std::uint64_t offset) {
-  iovec_list iov(buffers);
+  piece_list iov(buffers);
   return read_iov(iov.data(), buffers.size(), offset, detail::extent::all);
 }
 
@@ -320,11 +323,11 @@ void file::drop_cached(std::uint64_t offset, std::uint64_t length) {
     detail::throw_error(errno, "posix_fadvise", path_, offset);
 }
 
-int file::release() noexcept { return std::exchange(fd_, -1); }
+native_handle_type file::release() noexcept { return std::exchange(fd_, none()); }
 
 void file::close() {
-  if (fd_ < 0) return;
-  int fd = std::exchange(fd_, -1);
+  if (fd_ == none()) return;
+  native_handle_type fd = std::exchange(fd_, none());
   // Linux releases the descriptor even when close fails: never retry it.
   if (owned_ && detail::sys().close(fd) != 0) {
     int error = errno;

@@ -7,7 +7,8 @@
 
 namespace sluice::detail {
 
-// sysconf(_SC_PAGESIZE): 4096 on x86-64, 4096-65536 on ARM64. No system
+// sysconf(_SC_PAGESIZE) (page_size.cpp), GetSystemInfo on Windows
+// (page_size_win32.cpp): 4096 on x86-64, 4096-65536 on ARM64. No system
 // call (the C library has it from the kernel at start-up); never fails.
 std::size_t page_size() noexcept;
 

@@ -7,7 +7,8 @@
 // goes through sys().
 //
 // Backends. linux_sys.cpp is the Linux one: one system call per entry (two
-// where an entry says so), the async entries in uring_sys.cpp. A backend
+// where an entry says so), the async entries in uring_sys.cpp. win32_sys.cpp
+// is the Windows one (docs/platforms.md says what each entry maps to). A backend
 // for another OS is a file of its own that defines real_sys(), returning a
 // constant table of all its entries, chosen at build time (CMakeLists.txt
 // compiles one backend); sys() and set_sys() (sys.cpp) are common to all.
@@ -38,16 +39,14 @@
 #pragma once
 
 #include <sys/types.h>
-#include <sys/uio.h>
 
 #include <cstdint>
 
+#include "os/handle.hpp"
+
 namespace sluice::detail {
 
-// An open file, directory or stream: a descriptor on POSIX. -1 is none.
-using handle = int;
-// As a `dir` argument: paths are resolved from the working directory.
-inline constexpr handle working_directory = -100;  // AT_FDCWD
+// handle, no_handle(), working_directory and io_piece: os/handle.hpp.
 
 // How a file is opened. Every handle sluice opens is closed on exec.
 struct open_request {
@@ -125,19 +124,21 @@ struct async_queue;
 struct sys_table {
   // ---- core: files ----------------------------------------------------
   // Opens `path` (relative to the directory `dir` holds, or to
-  // working_directory): the new handle.
+  // working_directory): the new handle. Paths are UTF-8 on every platform
+  // (os/path_text.hpp makes them from std::filesystem::path). On failure
+  // no_handle() (-1 on POSIX) with errno.
   handle (*open)(handle dir, const char* path, const open_request& how);
   // Releases the handle, also when it reports an error (never retried).
   int (*close)(handle h);
   // Writes (reads) the pieces at `offset`: the bytes transferred, maybe
   // fewer. ESPIPE for a handle that cannot seek: sluice then uses the
-  // stream entries. `count` is at most IOV_MAX.
-  ssize_t (*write_at)(handle h, const iovec* pieces, int count, std::int64_t offset);
-  ssize_t (*read_at)(handle h, const iovec* pieces, int count, std::int64_t offset);
+  // stream entries. `count` is at most max_pieces.
+  ssize_t (*write_at)(handle h, const io_piece* pieces, int count, std::int64_t offset);
+  ssize_t (*read_at)(handle h, const io_piece* pieces, int count, std::int64_t offset);
   // The same at the handle's own position: pipes, sockets, terminals and
   // borrowed descriptors. 0 from read_stream is the end.
-  ssize_t (*write_stream)(handle h, const iovec* pieces, int count);
-  ssize_t (*read_stream)(handle h, const iovec* pieces, int count);
+  ssize_t (*write_stream)(handle h, const io_piece* pieces, int count);
+  ssize_t (*read_stream)(handle h, const io_piece* pieces, int count);
   // Waits until a non-blocking stream that said EAGAIN can take bytes again
   // (or has some to give, or never will).
   int (*wait_ready)(handle h, readiness what);
@@ -225,7 +226,7 @@ struct sys_table {
   void (*async_close)(async_queue* queue);
   // async_register: registers buffers[0, count) for async_submit's
   // buffer_index; ENOMEM past RLIMIT_MEMLOCK (the writes then go unregistered).
-  int (*async_register)(async_queue* queue, const iovec* buffers, unsigned count);
+  int (*async_register)(async_queue* queue, const io_piece* buffers, unsigned count);
   // async_submit: submits one write of data[0, size) at `offset` of `h`,
   // from registered buffer `buffer_index` (or -1); its completion carries
   // `tag`. 0 once submitted. A write whose submission failed may stay
@@ -275,7 +276,7 @@ struct sys_table {
   int (*remove_attribute)(handle h, const char* name);
 };
 
-// The table of the backend this build has (linux_sys.cpp).
+// The table of the backend this build has (linux_sys.cpp, win32_sys.cpp).
 const sys_table& real_sys() noexcept;
 
 // The table in use (the real one unless a test installed another).

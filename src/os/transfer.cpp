@@ -1,15 +1,14 @@
 #include "os/transfer.hpp"
 
 #include <cerrno>
-#include <climits>
 
 #include "os/sys.hpp"
 
 namespace sluice::detail {
 namespace {
 
-// Drops `n` transferred bytes from the front of the iovec array.
-void consume(iovec*& iov, std::size_t& count, std::size_t n) noexcept {
+// Drops `n` transferred bytes from the front of the io_piece array.
+void consume(io_piece*& iov, std::size_t& count, std::size_t n) noexcept {
   while (count > 0 && n >= iov->iov_len) {
     n -= iov->iov_len;
     ++iov;
@@ -21,9 +20,9 @@ void consume(iovec*& iov, std::size_t& count, std::size_t n) noexcept {
   }
 }
 
-ssize_t issue(int fd, direction dir, const iovec* iov, std::size_t count, std::uint64_t offset,
-              bool sequential) {
-  int batch = count < IOV_MAX ? static_cast<int>(count) : IOV_MAX;
+ssize_t issue(detail::handle fd, direction dir, const io_piece* iov, std::size_t count,
+              std::uint64_t offset, bool sequential) {
+  int batch = count < max_pieces ? static_cast<int>(count) : max_pieces;
   auto at = static_cast<std::int64_t>(offset);
   if (dir == direction::read)
     return sequential ? sys().read_stream(fd, iov, batch) : sys().read_at(fd, iov, batch, at);
@@ -33,15 +32,15 @@ ssize_t issue(int fd, direction dir, const iovec* iov, std::size_t count, std::u
 // After a transfer failed with EAGAIN: waits until `fd` takes bytes again,
 // or has some to give (or reports why it never will, which the next call
 // then says). False if waiting itself failed.
-bool wait_ready(int fd, direction dir) noexcept {
+bool wait_ready(detail::handle fd, direction dir) noexcept {
   readiness want = dir == direction::read ? readiness::readable : readiness::writable;
   return restart_interrupted([&] { return sys().wait_ready(fd, want); }) >= 0;
 }
 
 }  // namespace
 
-transfer_result transfer(int fd, direction dir, iovec* iov, std::size_t count, std::uint64_t offset,
-                         bool sequential, extent until) noexcept {
+transfer_result transfer(detail::handle fd, direction dir, io_piece* iov, std::size_t count,
+                         std::uint64_t offset, bool sequential, extent until) noexcept {
   std::uint64_t done = 0;
   bool stalled = false;    // the last write transferred nothing
   consume(iov, count, 0);  // skip leading empty buffers

@@ -3,11 +3,12 @@
 // restart_interrupted() for every other call that may fail with EINTR.
 #pragma once
 
-#include <sys/uio.h>
-
 #include <cerrno>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
+
+#include "os/handle.hpp"
 
 namespace sluice::detail {
 
@@ -29,7 +30,7 @@ struct transfer_result {
 
 // Transfers every byte that iov[0, count) describes, starting at `offset`:
 // restarts after EINTR, continues after a partial transfer, issues at most
-// IOV_MAX buffers per call. A read stops early only at end of file, or,
+// max_pieces buffers per call. A read stops early only at end of file, or,
 // with extent::first_bytes, after the first call that read something; a write
 // that transfers nothing is continued once, and reported as EIO if the next
 // call transfers nothing either. The iovecs are consumed (modified). Never
@@ -40,18 +41,24 @@ struct transfer_result {
 // writev/readv wherever the descriptor is, `offset` only counting. A
 // transfer refused with EAGAIN (a non-blocking pipe that is full, or empty)
 // waits in poll until the descriptor is ready again, then continues.
-transfer_result transfer(int fd, direction dir, iovec* iov, std::size_t count, std::uint64_t offset,
-                         bool sequential = false, extent until = extent::all) noexcept;
+transfer_result transfer(detail::handle fd, direction dir, io_piece* iov, std::size_t count,
+                         std::uint64_t offset, bool sequential = false,
+                         extent until = extent::all) noexcept;
 
 // Calls `call` (returning -1 with errno on failure) again while it fails with
 // EINTR; returns its first other result. For open, ftruncate and fallocate,
 // which a signal may interrupt before they did anything. Never for close
 // (the descriptor is gone even then) nor fsync (never retried, see DESIGN.md).
+// A call returning a handle fails with no_handle().
 template <class Call>
 auto restart_interrupted(Call call) {
   for (;;) {
     auto result = call();
-    if (result != -1 || errno != EINTR) return result;
+    if constexpr (std::is_same_v<decltype(result), handle>) {
+      if (result != no_handle() || errno != EINTR) return result;
+    } else {
+      if (result != -1 || errno != EINTR) return result;
+    }
   }
 }
 

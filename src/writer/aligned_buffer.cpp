@@ -11,7 +11,8 @@ namespace sluice::detail {
 
 void free_deleter::operator()(char* buffer) const noexcept { std::free(buffer - offset); }
 
-// Aligned by hand in a block of malloc's alignment: glibc serves an
+// Aligned by hand in a block of malloc's alignment (std::malloc: the C
+// runtime of Windows has no std::aligned_alloc): glibc serves an
 // aligned_alloc of a larger alignment and 128 KiB or more from a fresh
 // mapping each time, and the first writes or reads into it fault its pages
 // in one by one (350 us for a MiB on the VM of docs/performance.md), where
@@ -23,7 +24,7 @@ owned_buffer allocate_buffer(std::size_t capacity, std::size_t align) {
     throw std::bad_alloc();
   std::size_t rounded = (capacity + align - 1) / align * align;
   std::size_t block = (rounded + align - 1 + granule - 1) / granule * granule;
-  auto* memory = static_cast<char*>(std::aligned_alloc(granule, block));
+  auto* memory = static_cast<char*>(std::malloc(block));
   if (!memory) throw std::bad_alloc();
   auto address = reinterpret_cast<std::uintptr_t>(memory);
   std::size_t offset = (align - address % align) % align;

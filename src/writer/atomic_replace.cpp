@@ -8,6 +8,7 @@
 
 #include "os/directory.hpp"
 #include "os/error_messages.hpp"
+#include "os/path_text.hpp"
 #include "os/sys.hpp"
 #include "os/transfer.hpp"
 #include "writer/resolve_target.hpp"
@@ -38,7 +39,7 @@ std::string with_fresh_name(const std::string& destination, Attempt attempt, Fai
 // An unnamed temporary gets its name at install() by a link (from
 // /proc/self/fd on Linux, which a sandbox or chroot may lack): checked
 // before any byte is accepted (one stat).
-bool can_be_named(int fd) { return sys().can_link_unnamed(fd) == 0; }
+bool can_be_named(detail::handle fd) { return sys().can_link_unnamed(fd) == 0; }
 
 // O_TMPFILE refused: by the filesystem (EOPNOTSUPP), or by a kernel older
 // than it (EISDIR, or EINVAL for the unknown flag).
@@ -56,7 +57,7 @@ std::string shown_in(const replacement& rest, const std::string& name) {
                           describe("open", given) + ": cannot create the temporary file " + what);
 }
 
-int open_in(const replacement& rest, const char* name, open_request how, mode_t permissions) {
+handle open_in(const replacement& rest, const char* name, open_request how, mode_t permissions) {
   how.mode = open_request::access::read_write;
   how.permissions = permissions;
   return restart_interrupted([&] { return sys().open(rest.directory.native_handle(), name, how); });
@@ -64,10 +65,10 @@ int open_in(const replacement& rest, const char* name, open_request how, mode_t 
 
 // Creates the temporary in `rest.directory` with `permissions`: unnamed if
 // possible; `rest.name` is set if it is not. Throws naming `given`.
-int create_temporary(const std::string& given, replacement& rest, mode_t permissions) {
-  int fd = open_in(rest, ".", {.unnamed_temporary = true}, permissions);
-  if (fd >= 0 && can_be_named(fd)) return fd;
-  if (fd >= 0) {
+handle create_temporary(const std::string& given, replacement& rest, mode_t permissions) {
+  detail::handle fd = open_in(rest, ".", {.unnamed_temporary = true}, permissions);
+  if (fd != detail::no_handle() && can_be_named(fd)) return fd;
+  if (fd != detail::no_handle()) {
     sys().close(fd);
   } else if (int error = errno; !unnamed_temporaries_unsupported(error)) {
     cannot_create(error, given, "in '" + rest.directory.path() + "' (O_TMPFILE)");
@@ -76,7 +77,7 @@ int create_temporary(const std::string& given, replacement& rest, mode_t permiss
       rest.destination,
       [&](const std::string& candidate) {
         fd = open_in(rest, candidate.c_str(), {.create = true, .exclusive = true}, permissions);
-        return fd < 0 ? -1 : 0;
+        return fd == detail::no_handle() ? -1 : 0;
       },
       [&](int error, const std::string& candidate) {
         cannot_create(error, given, shown_in(rest, candidate));
@@ -113,7 +114,7 @@ void name_temporary(file& target, replacement& rest) {
 }
 
 void rename_over(const std::string& given, replacement& rest) {
-  int dir = rest.directory.native_handle();
+  detail::handle dir = rest.directory.native_handle();
   if (sys().rename(dir, rest.name.c_str(), dir, rest.destination.c_str()) == 0) return;
   int error = errno;
   throw std::system_error(error, std::generic_category(),
@@ -145,7 +146,7 @@ std::string temporary_prefix(const std::filesystem::path& target) {
   constexpr std::string_view before = ".", after = ".sluice-tmp-";
   constexpr std::size_t name_max = 255, room = name_max - before.size() - after.size() - 8;
   std::string prefix(before);
-  prefix.append(target.filename().native(), 0, room);
+  prefix.append(path_text(target.filename()), 0, room);
   prefix += after;
   return prefix;
 }
@@ -153,7 +154,7 @@ std::string temporary_prefix(const std::filesystem::path& target) {
 temporary open_temporary(const std::filesystem::path& target, bool direct) {
   // Every later step names the directory of open time, whatever chdir() does.
   std::filesystem::path given = absolute_path(target);
-  std::string shown = given.native();  // the temporary's path(), made before it exists
+  std::string shown = path_text(given);  // the temporary's path(), made before it exists
   resolved_target where = find_target(given, target_use::replace);
   temporary made{{},
                  {open_directory_to_sync(given, where.directory), {}, where.name, where.path, {}}};
@@ -161,7 +162,7 @@ temporary open_temporary(const std::filesystem::path& target, bool direct) {
   // Created private when it replaces a file: it gets that file's mode once
   // it has its owner and ACL, never wider than the old file meanwhile.
   mode_t permissions = where.status ? 0600 : 0666;
-  int fd = create_temporary(given.native(), made.rest, permissions);
+  detail::handle fd = create_temporary(path_text(given), made.rest, permissions);
   made.target = file(fd, std::move(shown));
   try {
     if (direct) use_direct_io(made.target);

@@ -5,7 +5,7 @@
 // writer_options::atomic_replace.
 #pragma once
 
-#include <sys/stat.h>
+#include <sys/types.h>
 
 #include <optional>
 #include <string>

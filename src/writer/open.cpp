@@ -9,6 +9,7 @@
 
 #include "os/directory.hpp"
 #include "os/error_messages.hpp"
+#include "os/path_text.hpp"
 #include "os/sys.hpp"
 #include "os/transfer.hpp"
 #include "sluice/writer.hpp"
@@ -23,8 +24,9 @@ namespace {
 constexpr int synced_open_attempts = 10;
 
 // open(dir, name, how) for writing (permissions 0666), direct if `direct`:
-// the descriptor, or -1 with errno.
-int open_for_writing(int dir, const char* name, detail::open_request how, bool direct) {
+// the handle, or detail::no_handle() with errno.
+detail::handle open_for_writing(detail::handle dir, const char* name, detail::open_request how,
+                                bool direct) {
   how.mode = detail::open_request::access::write;
   how.direct = direct;
   how.permissions = 0666;
@@ -57,20 +59,22 @@ std::optional<synced_open> open_resolved(const std::filesystem::path& path,
   } catch (const std::system_error& e) {
     cannot_sync = e;
   }
-  std::string shown = path.native();  // before the open: nothing may throw between it and the file
+  std::string shown =
+      detail::path_text(path);  // before the open: nothing may throw between it and the file
   if (!cannot_sync) {
-    int fd = open_for_writing(opened.directory.native_handle(), where.name.c_str(),
-                              {.create = true, .exclusive = true}, direct);
-    if (fd >= 0) {
+    detail::handle fd = open_for_writing(opened.directory.native_handle(), where.name.c_str(),
+                                         {.create = true, .exclusive = true}, direct);
+    if (fd != detail::no_handle()) {
       opened.target = file(fd, std::move(shown));
       return opened;
     }
-    if (errno != EEXIST) detail::throw_open_failure(errno, path.native(), direct);
+    if (errno != EEXIST) detail::throw_open_failure(errno, detail::path_text(path), direct);
     opened.directory = file();  // an existing file needs no directory sync
   }
   detail::open_request how{.truncate = !keep, .no_follow = !where.descriptor_link};
-  int fd = open_for_writing(where.directory.native_handle(), where.name.c_str(), how, direct);
-  if (fd >= 0) {
+  detail::handle fd =
+      open_for_writing(where.directory.native_handle(), where.name.c_str(), how, direct);
+  if (fd != detail::no_handle()) {
     opened.target = file(fd, std::move(shown));
     opened.old_content = keep;
     return opened;
@@ -78,7 +82,7 @@ std::optional<synced_open> open_resolved(const std::filesystem::path& path,
   int error = errno;
   if (error == ENOENT && cannot_sync) throw *cannot_sync;
   if (error == ENOENT || (error == ELOOP && !where.descriptor_link)) return std::nullopt;
-  detail::throw_open_failure(error, path.native(), direct);
+  detail::throw_open_failure(error, detail::path_text(path), direct);
 }
 
 }  // namespace
@@ -102,9 +106,10 @@ bool writer::open_target(const std::filesystem::path& path, const writer_options
     target_ = file::open(path);
     return false;
   }
-  std::string shown = path.native();
-  int fd = open_for_writing(detail::working_directory, path.c_str(), {.create = true}, direct);
-  if (fd < 0) detail::throw_open_failure(errno, path.native(), direct);
+  std::string shown = detail::path_text(path);
+  detail::handle fd = open_for_writing(detail::working_directory, detail::path_text(path).c_str(),
+                                       {.create = true}, direct);
+  if (fd == detail::no_handle()) detail::throw_open_failure(errno, detail::path_text(path), direct);
   target_ = file(fd, std::move(shown));
   return true;
 }
@@ -135,7 +140,7 @@ bool writer::open_synced(const std::filesystem::path& path, bool direct, bool ke
     return opened->old_content;
   }
   throw std::system_error(EAGAIN, std::generic_category(),
-                          detail::describe("open", path.native()) +
+                          detail::describe("open", detail::path_text(path)) +
                               ": the file keeps appearing and disappearing (tried " +
                               std::to_string(synced_open_attempts) + " times)");
 }

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "os/error_messages.hpp"
+#include "os/path_text.hpp"
 #include "os/sys.hpp"
 #include "os/transfer.hpp"
 
@@ -23,7 +24,7 @@ std::string quote(const std::string& path) { return "'" + path + "'"; }
 // "sluice: open '<given>': <why>: <strerror>"
 [[noreturn]] void refuse(int error, const std::filesystem::path& given, const std::string& why) {
   throw std::system_error(error, std::generic_category(),
-                          describe("open", given.native()) + ": " + why);
+                          describe("open", path_text(given)) + ": " + why);
 }
 
 [[noreturn]] void cannot(int error, const std::filesystem::path& given, const std::string& what) {
@@ -32,11 +33,11 @@ std::string quote(const std::string& path) { return "'" + path + "'"; }
 
 // Directory `path` (absolute, or relative to `from`) opened O_PATH: it
 // needs no permission on the directory itself, as following a path does not.
-file open_directory_at(int from, const std::string& path, std::string shown,
+file open_directory_at(detail::handle from, const std::string& path, std::string shown,
                        const std::filesystem::path& given) {
-  int fd = restart_interrupted(
+  detail::handle fd = restart_interrupted(
       [&] { return sys().open(from, path.c_str(), {.mode = path_only, .directory = true}); });
-  if (fd < 0) {
+  if (fd == detail::no_handle()) {
     int error = errno;
     cannot(error, given, "open the directory " + quote(shown));
   }
@@ -51,15 +52,15 @@ resolved_target open_hop(const std::filesystem::path& target, file* from,
   resolved_target hop;
   std::filesystem::path parent = target.parent_path();
   std::filesystem::path shown = target.is_absolute() ? target : from->path() / target;
-  hop.name = target.filename().native();
+  hop.name = path_text(target.filename());
   if (hop.name.empty()) hop.name.push_back('.');
-  hop.path = shown.native();
+  hop.path = path_text(shown);
   if (parent.empty())
     hop.directory = std::move(*from);  // beside the link
   else
     hop.directory =
         open_directory_at(target.is_absolute() ? working_directory : from->native_handle(),
-                          parent.native(), shown.parent_path().native(), given);
+                          path_text(parent), path_text(shown.parent_path()), given);
   return hop;
 }
 
@@ -68,11 +69,11 @@ resolved_target open_hop(const std::filesystem::path& target, file* from,
 // leaves both empty.
 void look(resolved_target& hop, const std::filesystem::path& given) {
   std::string shown = hop.path;  // before the open: nothing may throw between it and `existing`
-  int fd = restart_interrupted([&] {
+  detail::handle fd = restart_interrupted([&] {
     return sys().open(hop.directory.native_handle(), hop.name.c_str(),
                       {.mode = path_only, .no_follow = true});
   });
-  if (fd < 0) {
+  if (fd == detail::no_handle()) {
     int error = errno;
     if (error == ENOENT) return;  // a new file, or a dangling link's target
     cannot(error, given, "open " + quote(hop.path));
@@ -179,7 +180,7 @@ void check_replaceable(const std::filesystem::path& given, const resolved_target
   if (target.status->type != file_type::regular)
     refuse(EINVAL, given,
            "atomic_replace needs a regular file, and " +
-               (target.path == given.native() ? std::string("this") : quote(target.path)) +
+               (target.path == path_text(given) ? std::string("this") : quote(target.path)) +
                " is not one");
   int mount_root = sys().mount_root(target.existing.native_handle());
   if (mount_root < 0) {

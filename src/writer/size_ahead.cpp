@@ -8,7 +8,7 @@
 
 namespace sluice::detail {
 
-size_ahead::size_ahead(int fd, std::uint64_t size, std::uint64_t step) noexcept
+size_ahead::size_ahead(detail::handle fd, std::uint64_t size, std::uint64_t step) noexcept
     : fd_(fd), size_(size), step_(step) {}
 
 void size_ahead::cover(std::uint64_t end) noexcept {

@@ -15,13 +15,15 @@
 
 #include <cstdint>
 
+#include "os/handle.hpp"
+
 namespace sluice::detail {
 
 class size_ahead {
  public:
   // For the file `fd` of `size` bytes, grown `step` bytes past the end of
   // the write that needs it.
-  size_ahead(int fd, std::uint64_t size, std::uint64_t step) noexcept;
+  size_ahead(detail::handle fd, std::uint64_t size, std::uint64_t step) noexcept;
 
   // Before a write that ends at `end`: grows the file to end + step (or to
   // the process's file size limit, read each time) if it is shorter than
@@ -48,7 +50,7 @@ class size_ahead {
   std::uint64_t grown() const noexcept { return grown_; }
 
  private:
-  const int fd_;
+  const detail::handle fd_;
   std::uint64_t size_;  // the file's, as far as this knows
   std::uint64_t step_;  // 0 once growing stopped
   std::uint64_t grown_ = 0;

@@ -40,7 +40,7 @@ std::unique_ptr<flush_strategy> uring_write_behind::open(std::unique_ptr<foregro
                                                          bool emptying) {
   // In append mode the kernel puts each write at the end, whatever its
   // offset: writes in flight together could land in any order.
-  int fd = b.target_.native_handle();
+  detail::handle fd = b.target_.native_handle();
   file_facts facts;
   if (sys().facts(fd, &facts) != 0 || facts.type != file_type::regular) return nullptr;
   handle_state state;
@@ -58,7 +58,7 @@ std::unique_ptr<flush_strategy> uring_write_behind::open(std::unique_ptr<foregro
 }
 
 uring_write_behind::uring_write_behind(std::unique_ptr<foreground_flush> inner, async_queue* ring,
-                                       int fd, std::string path, std::size_t depth,
+                                       detail::handle fd, std::string path, std::size_t depth,
                                        std::size_t capacity, std::uint64_t size)
     : write_behind(std::move(inner), depth, capacity),
       ring_(ring),

@@ -35,8 +35,6 @@
 // of the data, and the error says the file ends with zeros past it.
 #pragma once
 
-#include <sys/uio.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -80,7 +78,7 @@ class uring_write_behind final : public write_behind {
     int error = 0;         // when failed
   };
 
-  uring_write_behind(std::unique_ptr<foreground_flush> inner, async_queue* ring, int fd,
+  uring_write_behind(std::unique_ptr<foreground_flush> inner, async_queue* ring, detail::handle fd,
                      std::string path, std::size_t depth, std::size_t capacity, std::uint64_t size);
   owned_buffer queue(std::unique_ptr<char[], free_deleter>& full, std::size_t capacity,
                      std::size_t size, std::uint64_t offset) override;
@@ -104,11 +102,11 @@ class uring_write_behind final : public write_behind {
   std::exception_ptr error_of(const job& first, int cut_error) const noexcept;
 
   async_queue* ring_;  // null once stopped
-  const int fd_;
+  const detail::handle fd_;
   const std::string path_;
-  const std::size_t capacity_;     // the writer's when the engine started
-  const std::uint64_t old_size_;   // the file's, then
-  std::vector<iovec> registered_;  // empty if registration failed
+  const std::size_t capacity_;        // the writer's when the engine started
+  const std::uint64_t old_size_;      // the file's, then
+  std::vector<io_piece> registered_;  // empty if registration failed
   std::vector<owned_buffer> free_;
   std::optional<size_ahead> ahead_;  // direct I/O: the size kept ahead of the writes
   std::deque<job> jobs_;             // handed off, in file order; the front one is not done

@@ -1,19 +1,18 @@
 #include "bin2text/input.hpp"
 
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <span>
 #include <stdexcept>
 #include <system_error>
+
+#include "common/file_kind.hpp"
+#include "common/standard_streams.hpp"
 
 namespace bin2text {
 namespace {
 
 // The file at `path`, or standard input for "-".
 sluice::file open_source(const std::string& path) {
-  if (path == "-") return sluice::file::borrow(STDIN_FILENO, "standard input");
+  if (path == "-") return sluice_tools::borrow_standard_input();
   return sluice::file::open(path, {.mode = sluice::open_mode::read_only});
 }
 
@@ -33,14 +32,13 @@ input::input(const std::string& path, std::size_t record_size)
     : source_(open_source(path)),
       name_(path == "-" ? "standard input" : path),
       record_(record_size) {
-  struct stat st {};
-  if (::fstat(source_.native_handle(), &st) != 0)
-    throw std::system_error(errno, std::generic_category(), "stat '" + name_ + "'");
-  if (S_ISDIR(st.st_mode)) throw std::runtime_error("'" + name_ + "' is a directory");
+  sluice_tools::file_kind kind = sluice_tools::kind_of(source_, name_);
+  if (kind.is == sluice_tools::file_kind::type::directory)
+    throw std::runtime_error("'" + name_ + "' is a directory");
   // Standard input is read from where its offset is, even when a file.
-  streamed_ = path == "-" || !S_ISREG(st.st_mode);
+  streamed_ = path == "-" || kind.is != sluice_tools::file_kind::type::regular;
   if (streamed_) return;
-  size_ = static_cast<std::uint64_t>(st.st_size);
+  size_ = kind.size;
   if (size_ % record_ != 0) throw std::runtime_error(truncated(name_, "is", size_, record_));
 }
 

@@ -1,13 +1,12 @@
 // sluice-bin2text: fixed-layout binary records to XML, CSV or JSON Lines.
 // See docs/sluice-bin2text.md.
-#include <unistd.h>
-
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
 
 #include "bin2text/convert.hpp"
 #include "common/schema.hpp"
+#include "common/standard_streams.hpp"
 #include "common/text_format.hpp"
 
 namespace {
@@ -45,7 +44,7 @@ int main(int argc, char** argv) {
   try {
     work.layout = sluice_tools::parse_schema(schema_text);
     work.format = sluice_tools::parse_format(format_text);
-    work.progress = ::isatty(STDERR_FILENO) == 1;
+    work.progress = sluice_tools::standard_error_is_terminal();
     bin2text::run(work);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "sluice-bin2text: %s\n", e.what());

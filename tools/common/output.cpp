@@ -1,11 +1,11 @@
 #include "common/output.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <iterator>
 #include <sluice/file.hpp>
 #include <sluice/writer.hpp>
+
+#include "common/standard_streams.hpp"
 
 namespace sluice_tools {
 namespace {
@@ -28,7 +28,7 @@ void write_output(const std::string& path, const std::function<void(sluice::writ
     return out.close();  // the rename
   }
   // A pipe, a terminal or a file alike; close() leaves descriptor 1 open.
-  sluice::writer out(sluice::file::borrow(STDOUT_FILENO, "standard output"));
+  sluice::writer out(borrow_standard_output());
   write(out);
   out.close();
 }

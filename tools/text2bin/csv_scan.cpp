@@ -8,6 +8,8 @@
 #include <emmintrin.h>
 #endif
 
+#include "common/last_newline.hpp"
+
 namespace text2bin {
 namespace {
 
@@ -52,8 +54,8 @@ std::size_t last_row_end(std::string_view text) noexcept {
   std::size_t size = text.size();
   if (size == 0) return 0;
   if (std::memchr(data, '"', size) == nullptr) {
-    const void* line_end = ::memrchr(data, '\n', size);
-    return line_end ? static_cast<const char*>(line_end) - data + 1 : 0;
+    const char* line_end = sluice_tools::last_newline(data, size);
+    return line_end ? line_end - data + 1 : 0;
   }
   std::uint64_t inside = 0;
   std::size_t end = 0;

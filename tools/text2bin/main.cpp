@@ -1,13 +1,12 @@
 // sluice-text2bin: XML, CSV or JSON Lines to fixed-layout binary records.
 // See docs/sluice-text2bin.md.
-#include <unistd.h>
-
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
 #include <string>
 
 #include "common/schema.hpp"
+#include "common/standard_streams.hpp"
 #include "common/text_format.hpp"
 #include "text2bin/convert.hpp"
 
@@ -60,7 +59,7 @@ int main(int argc, char** argv) {
     work.layout = sluice_tools::parse_schema(schema_text);
     work.format = sluice_tools::parse_format(format_text);
     work.header = header_of(header_text);
-    work.progress = ::isatty(STDERR_FILENO) == 1;
+    work.progress = sluice_tools::standard_error_is_terminal();
     text2bin::run(work);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "sluice-text2bin: %s\n", e.what());

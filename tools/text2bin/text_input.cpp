@@ -1,14 +1,14 @@
 #include "text2bin/text_input.hpp"
 
-#include <unistd.h>
-
 #include <span>
+
+#include "common/standard_streams.hpp"
 
 namespace text2bin {
 namespace {
 
 sluice::file open_source(const std::string& path) {
-  if (path == "-") return sluice::file::borrow(STDIN_FILENO, "standard input");
+  if (path == "-") return sluice_tools::borrow_standard_input();
   return sluice::file::open(path, {.mode = sluice::open_mode::read_only});
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "common/last_newline.hpp"
 #include "text2bin/text_error.hpp"
 
 namespace text2bin {
@@ -28,9 +29,8 @@ std::size_t count_newlines(const char* text, std::size_t size) noexcept {
 
 line_marks marks_of(std::string_view text, std::size_t at) noexcept {
   line_marks marks{.at = at, .newlines = count_newlines(text.data(), at)};
-  if (const void* newline = ::memrchr(text.data(), '\n', at))
-    marks.line_start =
-        static_cast<std::size_t>(static_cast<const char*>(newline) - text.data()) + 1;
+  if (const char* newline = sluice_tools::last_newline(text.data(), at))
+    marks.line_start = static_cast<std::size_t>(newline - text.data()) + 1;
   return marks;
 }
 

@@ -1,0 +1,162 @@
+// The Win32 backend's names and directories: renames, removals, new
+// directories, listings, syncing a directory, and whole-file locks.
+#include <windows.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "os/win32_errors.hpp"
+#include "os/win32_handles.hpp"
+#include "os/win32_sys.hpp"
+
+namespace sluice::detail::win32 {
+namespace {
+
+// Every name in directory `path`, "." and ".." included, or nothing with errno.
+std::optional<std::vector<std::string>> names_in(const std::wstring& path) {
+  WIN32_FIND_DATAW found;
+  HANDLE search = ::FindFirstFileW((path + L"\\*").c_str(), &found);
+  if (search == INVALID_HANDLE_VALUE) {
+    fail_last();
+    return std::nullopt;
+  }
+  std::vector<std::string> names;
+  do {
+    names.push_back(narrow(found.cFileName, std::wcslen(found.cFileName)));
+  } while (::FindNextFileW(search, &found));
+  DWORD error = ::GetLastError();
+  ::FindClose(search);
+  if (error != ERROR_NO_MORE_FILES) {
+    fail(error);
+    return std::nullopt;
+  }
+  return names;
+}
+
+// Copies the names from `facts.listed` on that fit in [names, names + size).
+ssize_t next_names(handle_facts& facts, char* names, size_t size) {
+  size_t used = 0;
+  for (; facts.listed < facts.listing.size(); ++facts.listed) {
+    const std::string& name = facts.listing[facts.listed];
+    if (used + name.size() + 1 > size) break;
+    std::memcpy(names + used, name.c_str(), name.size() + 1);
+    used += name.size() + 1;
+  }
+  return static_cast<ssize_t>(used);
+}
+
+}  // namespace
+
+// FlushFileBuffers on the directory, through a handle of its own opened for
+// writing, which it needs (backup semantics open a directory). NTFS journals
+// its metadata, so a flush of the directory also commits the renames and
+// creations in it; where a filesystem refuses it (ERROR_INVALID_FUNCTION),
+// EINVAL as the seam says.
+int sync_directory(handle dir) {
+  std::optional<std::wstring> path = full_path(dir, ".");
+  if (!path) return -1;
+  HANDLE writable = ::CreateFileW(path->c_str(), GENERIC_READ | GENERIC_WRITE,
+                                  FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
+                                  OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, nullptr);
+  if (writable == INVALID_HANDLE_VALUE) return fail_last();
+  BOOL flushed = ::FlushFileBuffers(writable);
+  DWORD error = flushed ? ERROR_SUCCESS : ::GetLastError();
+  ::CloseHandle(writable);
+  if (flushed) return 0;
+  return error == ERROR_INVALID_FUNCTION ? refuse(EINVAL) : fail(error);
+}
+
+namespace {
+
+// FileRenameInfoEx: MinGW-w64's headers declare it only for a _WIN32_WINNT
+// they compare against the wrong scale, so never.
+constexpr auto rename_info_ex = static_cast<FILE_INFO_BY_HANDLE_CLASS>(22);
+
+// A rename with POSIX semantics: SetFileInformationByHandle FileRenameInfoEx
+// on a handle of the source (Windows 10 1709 on, NTFS), which replaces the
+// destination even while other handles have it open (sharing delete, as
+// sluice's do). ERROR_SUCCESS, or the error.
+DWORD rename_replacing_open(const std::wstring& from, const std::wstring& to) {
+  HANDLE source =
+      ::CreateFileW(from.c_str(), DELETE | SYNCHRONIZE, share_all, nullptr, OPEN_EXISTING,
+                    FILE_FLAG_BACKUP_SEMANTICS | FILE_FLAG_OPEN_REPARSE_POINT, nullptr);
+  if (source == INVALID_HANDLE_VALUE) return ::GetLastError();
+  std::size_t name_bytes = to.size() * sizeof(wchar_t);
+  std::vector<std::uint64_t> storage((sizeof(FILE_RENAME_INFO) + name_bytes) / 8 + 1);
+  auto* info = reinterpret_cast<FILE_RENAME_INFO*>(storage.data());
+  info->Flags = FILE_RENAME_FLAG_REPLACE_IF_EXISTS | FILE_RENAME_FLAG_POSIX_SEMANTICS;
+  info->RootDirectory = nullptr;
+  info->FileNameLength = static_cast<DWORD>(name_bytes);
+  std::memcpy(info->FileName, to.c_str(), name_bytes + sizeof(wchar_t));
+  DWORD size = static_cast<DWORD>(storage.size() * 8);
+  BOOL renamed = ::SetFileInformationByHandle(source, rename_info_ex, info, size);
+  DWORD error = renamed ? ERROR_SUCCESS : ::GetLastError();
+  ::CloseHandle(source);
+  return error;
+}
+
+// Whether `error` says FileRenameInfoEx or its flags are not there (an
+// older Windows, another filesystem, Wine), not that the rename failed.
+bool posix_rename_missing(DWORD error) {
+  return error == ERROR_INVALID_PARAMETER || error == ERROR_NOT_SUPPORTED ||
+         error == ERROR_INVALID_FUNCTION || error == ERROR_CALL_NOT_IMPLEMENTED;
+}
+
+}  // namespace
+
+// The POSIX-semantics rename where Windows has it; else MoveFileExW,
+// replacing the destination (unless another handle has it open) and
+// returning once the rename is on disk (MOVEFILE_WRITE_THROUGH).
+int rename(handle from_dir, const char* from, handle to_dir, const char* to) {
+  std::optional<std::wstring> source = full_path(from_dir, from);
+  std::optional<std::wstring> destination = full_path(to_dir, to);
+  if (!source || !destination) return -1;
+  DWORD error = rename_replacing_open(*source, *destination);
+  if (error == ERROR_SUCCESS) return 0;
+  if (!posix_rename_missing(error)) return fail(error);
+  DWORD how = MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH;
+  return ::MoveFileExW(source->c_str(), destination->c_str(), how) ? 0 : fail_last();
+}
+
+int remove(handle dir, const char* name) {
+  std::optional<std::wstring> path = full_path(dir, name);
+  if (!path) return -1;
+  return ::DeleteFileW(path->c_str()) ? 0 : fail_last();
+}
+
+// The permissions have no Windows equivalent: the directory gets the
+// security its parent passes on.
+int make_directory(const char* path, unsigned) {
+  std::optional<std::wstring> wide = widen(path);
+  if (!wide) return -1;
+  return ::CreateDirectoryW(wide->c_str(), nullptr) ? 0 : fail_last();
+}
+
+// The directory is read whole at the first call (FindFirstFileW on its
+// path); each call hands on the names that fit.
+ssize_t list_directory(handle dir, char* names, size_t size) {
+  std::optional<handle_facts> facts = recall(dir);
+  if (!facts) return refuse(EBADF);
+  if (facts->listed == 0 && facts->listing.empty()) {
+    std::optional<std::vector<std::string>> all = names_in(facts->path);
+    if (!all) return -1;
+    update(dir, [&](handle_facts& held) { held.listing = std::move(*all); });
+  }
+  ssize_t used = 0;
+  update(dir, [&](handle_facts& held) { used = next_names(held, names, size); });
+  return used;
+}
+
+// LockFileEx on every byte, without waiting. Unlike flock, the lock is
+// mandatory: other handles cannot read or write the locked range (the
+// journal's lock file holds no data).
+int lock(handle h, lock_kind kind) {
+  OVERLAPPED whole{};
+  DWORD how =
+      LOCKFILE_FAIL_IMMEDIATELY | (kind == lock_kind::exclusive ? LOCKFILE_EXCLUSIVE_LOCK : 0);
+  return ::LockFileEx(h, how, 0, MAXDWORD, MAXDWORD, &whole) ? 0 : fail_last();
+}
+
+}  // namespace sluice::detail::win32
