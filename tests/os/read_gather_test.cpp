@@ -1,15 +1,16 @@
 // file::read_gather: scatter reads into many buffers from an offset, through
 // the one transfer loop. Through the fake seam: EINTR, short reads of every
-// length, EIO naming the offset, more than IOV_MAX buffers split into calls,
+// length, EIO naming the offset, more than sluice::detail::max_pieces buffers split into calls,
 // the end of the file in the middle of a buffer, empty buffers; a pipe read
 // with readv whatever the offset; a file that is not open.
-#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <sys/uio.h>
+
+#ifndef _WIN32
+#include <unistd.h>
+#endif
 
 #include <algorithm>
 #include <cerrno>
-#include <climits>
 #include <cstring>
 #include <numeric>
 #include <sluice/sluice.hpp>
@@ -88,7 +89,7 @@ TEST_F(read_gather_test, eio_names_the_path_and_the_offset_of_the_first_byte_not
 }
 
 TEST_F(read_gather_test, more_than_iov_max_buffers_are_read_iov_max_a_call) {
-  std::size_t count = 2 * IOV_MAX + 5;
+  std::size_t count = 2 * sluice::detail::max_pieces + 5;
   std::string text = pattern(3 * count, 6);
   file f = open_with(text);
   // Pieces of 1, 2 and 3 bytes, so that each call's size tells its buffers.
@@ -108,9 +109,9 @@ TEST_F(read_gather_test, more_than_iov_max_buffers_are_read_iov_max_a_call) {
   ASSERT_EQ(f.read_gather(into.buffers(), 7), total);
   EXPECT_EQ(into.joined(), text.substr(7, total));
   ASSERT_EQ(requested.size(), 3u);
-  EXPECT_EQ(requested[0], sum(0, IOV_MAX));
-  EXPECT_EQ(requested[1], sum(IOV_MAX, 2 * IOV_MAX));
-  EXPECT_EQ(requested[2], sum(2 * IOV_MAX, count));
+  EXPECT_EQ(requested[0], sum(0, sluice::detail::max_pieces));
+  EXPECT_EQ(requested[1], sum(sluice::detail::max_pieces, 2 * sluice::detail::max_pieces));
+  EXPECT_EQ(requested[2], sum(2 * sluice::detail::max_pieces, count));
 }
 
 TEST_F(read_gather_test, the_end_of_the_file_in_a_buffer_returns_the_bytes_before_it) {

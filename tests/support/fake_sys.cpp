@@ -13,15 +13,16 @@ using sluice::detail::sys_table;
 
 const sys_table& real() { return sluice::detail::real_sys(); }
 
-std::size_t total(const iovec* iov, int count) {
+std::size_t total(const sluice::detail::io_piece* iov, int count) {
   std::size_t sum = 0;
   for (int i = 0; i < count; ++i) sum += iov[i].iov_len;
   return sum;
 }
 
 // The first `bytes` bytes that iov[0, count) describes.
-std::vector<iovec> truncated(const iovec* iov, int count, std::size_t bytes) {
-  std::vector<iovec> head;
+std::vector<sluice::detail::io_piece> truncated(const sluice::detail::io_piece* iov, int count,
+                                                std::size_t bytes) {
+  std::vector<sluice::detail::io_piece> head;
   for (int i = 0; i < count && bytes > 0; ++i) {
     std::size_t n = std::min(bytes, iov[i].iov_len);
     head.push_back({iov[i].iov_base, n});
@@ -34,6 +35,12 @@ std::vector<iovec> truncated(const iovec* iov, int count, std::size_t bytes) {
 int failed(int error_value) {
   errno = error_value;
   return -1;
+}
+
+// Returns no handle with errno set, like the real open.
+sluice::detail::handle failed_open(int error_value) {
+  errno = error_value;
+  return sluice::detail::no_handle();
 }
 
 bool transfers_bytes(call which) {
@@ -162,9 +169,9 @@ std::optional<fake_sys::plan> fake_sys::planned_transfer(call which, std::size_t
   return std::nullopt;
 }
 
-ssize_t fake_sys::transfer(call which, sluice::detail::handle fd, const iovec* iov, int count,
-                           std::int64_t offset) {
-  auto real_call = [&](const iovec* v, int n) {
+ssize_t fake_sys::transfer(call which, sluice::detail::handle fd,
+                           const sluice::detail::io_piece* iov, int count, std::int64_t offset) {
+  auto real_call = [&](const sluice::detail::io_piece* v, int n) {
     if (which == call::write_stream) return real().write_stream(fd, v, n);
     if (which == call::read_stream) return real().read_stream(fd, v, n);
     return (which == call::write_at ? real().write_at : real().read_at)(fd, v, n, offset);
@@ -205,10 +212,10 @@ sluice::detail::handle fake_sys::open_entry(sluice::detail::handle dir, const ch
   std::lock_guard lock(active_->mutex_);
   active_->opens_.push_back(how);
   active_->open_paths_.push_back(path);
-  if (auto planned = active_->next(call::open)) return failed(planned->error);
-  if (active_->refuse_unnamed_temporary_ && how.unnamed_temporary) return failed(EOPNOTSUPP);
+  if (auto planned = active_->next(call::open)) return failed_open(planned->error);
+  if (active_->refuse_unnamed_temporary_ && how.unnamed_temporary) return failed_open(EOPNOTSUPP);
   if (active_->open_hook_)
-    if (int error = active_->open_hook_(path, how); error != 0) return failed(error);
+    if (int error = active_->open_hook_(path, how); error != 0) return failed_open(error);
   return real().open(dir, path, how);
 }
 
@@ -221,14 +228,15 @@ int fake_sys::close_entry(sluice::detail::handle fd) {
 }
 
 template <call which>
-ssize_t fake_sys::transfer_entry(sluice::detail::handle fd, const iovec* iov, int count,
-                                 std::int64_t offset) {
+ssize_t fake_sys::transfer_entry(sluice::detail::handle fd, const sluice::detail::io_piece* iov,
+                                 int count, std::int64_t offset) {
   std::lock_guard lock(active_->mutex_);
   return active_->transfer(which, fd, iov, count, offset);
 }
 
 template <call which>
-ssize_t fake_sys::stream_entry(sluice::detail::handle fd, const iovec* iov, int count) {
+ssize_t fake_sys::stream_entry(sluice::detail::handle fd, const sluice::detail::io_piece* iov,
+                               int count) {
   std::lock_guard lock(active_->mutex_);
   return active_->transfer(which, fd, iov, count, -1);
 }
@@ -310,8 +318,8 @@ void fake_sys::async_close_entry(sluice::detail::async_queue* queue) {
   active_->async_.reset();
 }
 
-int fake_sys::async_register_entry(sluice::detail::async_queue* queue, const iovec* buffers,
-                                   unsigned count) {
+int fake_sys::async_register_entry(sluice::detail::async_queue* queue,
+                                   const sluice::detail::io_piece* buffers, unsigned count) {
   std::lock_guard lock(active_->mutex_);
   if (auto planned = active_->next(call::async_register)) return failed(planned->error);
   if (active_->async_mode_ == async_mode::real) return real().async_register(queue, buffers, count);
@@ -322,7 +330,8 @@ int fake_sys::async_register_entry(sluice::detail::async_queue* queue, const iov
 bool fake_sys::in_registered(const void* data, unsigned size, int buffer_index) const {
   if (buffer_index < 0 || static_cast<std::size_t>(buffer_index) >= async_->registered.size())
     return false;
-  const iovec& buffer = async_->registered[static_cast<std::size_t>(buffer_index)];
+  const sluice::detail::io_piece& buffer =
+      async_->registered[static_cast<std::size_t>(buffer_index)];
   auto* begin = static_cast<const char*>(buffer.iov_base);
   auto* first = static_cast<const char*>(data);
   return first >= begin && first + size <= begin + buffer.iov_len;
@@ -377,7 +386,7 @@ void fake_sys::perform_pending() {
 
 // Performs one emulated async write as a write_at and queues its completion.
 void fake_sys::perform(const async_request& request) {
-  iovec one{const_cast<void*>(request.data), request.size};
+  sluice::detail::io_piece one{const_cast<void*>(request.data), request.size};
   ssize_t result = transfer(call::write_at, request.fd, &one, 1, request.offset);
   async_->completed.push_back({request.tag, result < 0 ? -errno : static_cast<int>(result)});
 }

@@ -40,9 +40,6 @@
 // counts and records once the other threads are done.
 #pragma once
 
-#include <sys/types.h>
-#include <sys/uio.h>
-
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -146,7 +143,7 @@ struct write_record {
   int iov_count;
   ssize_t result;                // what the fake returned
   int error;                     // errno when result < 0
-  const void* memory = nullptr;  // the first iovec's address
+  const void* memory = nullptr;  // the first sluice::detail::io_piece's address
 };
 
 // What a hook tells the fake to do with one write_at, write_stream or read_at: forward
@@ -261,7 +258,7 @@ class fake_sys {
   };
   // The emulated queue's state (one queue at a time).
   struct async_state {
-    std::vector<iovec> registered;
+    std::vector<sluice::detail::io_piece> registered;
     std::deque<async_request> unsent;     // failed, kept queued (keep_failed)
     std::deque<async_request> submitted;  // deferred, not yet performed
     std::deque<async_completion> completed;
@@ -269,8 +266,8 @@ class fake_sys {
 
   // Counts the call and returns the plan for it, if any.
   std::optional<plan> next(call which);
-  ssize_t transfer(call which, sluice::detail::handle fd, const iovec* iov, int count,
-                   std::int64_t offset);
+  ssize_t transfer(call which, sluice::detail::handle fd, const sluice::detail::io_piece* iov,
+                   int count, std::int64_t offset);
   bool interrupted(call which);
   std::optional<plan> planned_transfer(call which, std::size_t requested);
   void perform(const async_request& request);
@@ -288,10 +285,11 @@ class fake_sys {
                                            const sluice::detail::open_request& how);
   static int close_entry(sluice::detail::handle fd);
   template <call which>
-  static ssize_t transfer_entry(sluice::detail::handle fd, const iovec* iov, int count,
-                                std::int64_t offset);
+  static ssize_t transfer_entry(sluice::detail::handle fd, const sluice::detail::io_piece* iov,
+                                int count, std::int64_t offset);
   template <call which>
-  static ssize_t stream_entry(sluice::detail::handle fd, const iovec* iov, int count);
+  static ssize_t stream_entry(sluice::detail::handle fd, const sluice::detail::io_piece* iov,
+                              int count);
   template <call which>
   static int sync_entry(sluice::detail::handle fd);
   static int preallocate_entry(sluice::detail::handle fd, std::int64_t offset, std::int64_t length,
@@ -304,8 +302,8 @@ class fake_sys {
   static std::uint32_t effective_user_entry();
   static int async_open_entry(unsigned entries, sluice::detail::async_queue** queue);
   static void async_close_entry(sluice::detail::async_queue* queue);
-  static int async_register_entry(sluice::detail::async_queue* queue, const iovec* buffers,
-                                  unsigned count);
+  static int async_register_entry(sluice::detail::async_queue* queue,
+                                  const sluice::detail::io_piece* buffers, unsigned count);
   static int async_submit_entry(sluice::detail::async_queue* queue, sluice::detail::handle fd,
                                 const void* data, unsigned size, std::int64_t offset,
                                 int buffer_index, std::uint64_t tag);

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <system_error>
 
+#include "os/path_text.hpp"
 #include "sluice/file.hpp"
 #include "sluice/writer.hpp"
 
@@ -15,12 +16,13 @@ using sluice::detail::filesystem;
 
 filesystem filesystem_of(const std::filesystem::path& path) {
   const sluice::detail::sys_table& real = sluice::detail::real_sys();
-  int fd = real.open(sluice::detail::working_directory, path.c_str(),
-                     {.mode = sluice::detail::open_request::access::path_only});
+  auto fd = real.open(sluice::detail::working_directory, sluice::detail::path_text(path).c_str(),
+                      {.mode = sluice::detail::open_request::access::path_only});
   filesystem which = filesystem::other;
-  if (fd < 0 || real.filesystem_of(fd, &which) != 0)
+  bool opened = fd != sluice::detail::no_handle();
+  if (!opened || real.filesystem_of(fd, &which) != 0)
     ADD_FAILURE() << "which filesystem " << path << " is on: " << std::strerror(errno);
-  if (fd >= 0) real.close(fd);
+  if (opened) real.close(fd);
   return which;
 }
 

@@ -81,7 +81,7 @@ std::string recording_sys::name_of(sluice::detail::handle fd) {
 sluice::detail::handle recording_sys::open_entry(sluice::detail::handle dir, const char* path,
                                                  const sluice::detail::open_request& how) {
   auto fd = real().open(dir, path, how);
-  if (fd < 0) return fd;
+  if (fd == sluice::detail::no_handle()) return fd;
   std::lock_guard lock(active_->mutex_);
   active_->names_[fd] =
       how.directory ? std::string() : std::filesystem::path(path).filename().string();
@@ -96,7 +96,8 @@ int recording_sys::close_entry(sluice::detail::handle fd) {
   return real().close(fd);
 }
 
-ssize_t recording_sys::write_at_entry(sluice::detail::handle fd, const iovec* iov, int count,
+ssize_t recording_sys::write_at_entry(sluice::detail::handle fd,
+                                      const sluice::detail::io_piece* iov, int count,
                                       std::int64_t offset) {
   ssize_t done = real().write_at(fd, iov, count, offset);
   if (done <= 0) return done;

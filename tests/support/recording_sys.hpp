@@ -6,8 +6,6 @@
 // leave behind. One at a time; thread-safe.
 #pragma once
 
-#include <sys/types.h>
-
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -57,8 +55,8 @@ class recording_sys {
   static sluice::detail::handle open_entry(sluice::detail::handle dir, const char* path,
                                            const sluice::detail::open_request& how);
   static int close_entry(sluice::detail::handle fd);
-  static ssize_t write_at_entry(sluice::detail::handle fd, const iovec* iov, int count,
-                                std::int64_t offset);
+  static ssize_t write_at_entry(sluice::detail::handle fd, const sluice::detail::io_piece* iov,
+                                int count, std::int64_t offset);
   static int sync_data_entry(sluice::detail::handle fd);
   static int sync_all_entry(sluice::detail::handle fd);
   static int sync_directory_entry(sluice::detail::handle fd);

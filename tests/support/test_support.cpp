@@ -207,7 +207,8 @@ int zero_by_hand(sluice::detail::handle fd, std::int64_t offset, std::int64_t le
   for (std::int64_t at = offset; at < offset + length;) {
     std::int64_t piece_size =
         std::min(static_cast<std::int64_t>(zeros.size()), offset + length - at);
-    iovec piece{const_cast<char*>(zeros.data()), static_cast<std::size_t>(piece_size)};
+    sluice::detail::io_piece piece{const_cast<char*>(zeros.data()),
+                                   static_cast<std::size_t>(piece_size)};
     ssize_t n = real.write_at(fd, &piece, 1, at);
     if (n < 0) return -1;
     at += n;

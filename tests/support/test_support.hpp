@@ -23,6 +23,7 @@
 #include <thread>
 #include <vector>
 
+#include "os/path_text.hpp"
 #include "os/sys.hpp"
 #include "sluice/error.hpp"
 #include "sluice/file.hpp"
@@ -58,7 +59,7 @@ std::optional<Error> thrown(Body&& body) {
 // "'<path>'", as error messages quote a path.
 inline std::string quoted(const std::filesystem::path& path) {
   std::string text = "'";
-  text += path.string();
+  text += sluice::detail::path_text(path);
   return text += "'";
 }
 
