@@ -386,7 +386,7 @@ TEST_F(journal_fault, an_interrupted_disk_zeroing_is_asked_again) {
   auto log = journal::open(dir.path());
   EXPECT_EQ(fake.calls(call::preallocate), 2);
   log.write(bytes_of(payload(1)));
-  EXPECT_EQ(fake.writes_at().back().requested, 4096 - 64);  // to the page end, no zeros ahead
+  EXPECT_EQ(fake.writes_at().back().requested, 4096u - 64);  // to the page end, no zeros ahead
 }
 
 // A disk or filesystem that refuses to zero (EOPNOTSUPP, or EINVAL from one
