@@ -78,7 +78,7 @@ TEST_P(journal_portability, the_sample_written_here_has_the_same_bytes) {
     EXPECT_EQ(first_difference(read_all(dir / "log" / name), read_all(sample_ / name)), "") << name;
 }
 
-INSTANTIATE_TEST_SUITE_P(written_on, journal_portability, testing::Values("linux"),
+INSTANTIATE_TEST_SUITE_P(written_on, journal_portability, testing::Values("linux", "windows"),
                          [](const auto& info) { return info.param; });
 
 }  // namespace
