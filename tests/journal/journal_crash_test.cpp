@@ -489,6 +489,16 @@ struct crash_case {
   bool zero_by_disk = false;  // new segments zeroed by the disk (recording_sys)
 };
 
+// The share of the crash states checked on Windows: a state's recovery is
+// hundreds of file operations, each of which costs a round trip to Wine's
+// server where the Windows build's tests run, so that the Linux build's
+// count would take most of an hour there.
+#ifdef _WIN32
+constexpr int variants_divisor = 20;
+#else
+constexpr int variants_divisor = 1;
+#endif
+
 TEST(journal_crash, recovery_gives_a_prefix_holding_every_committed_record) {
   const crash_case cases[] = {
       {"one thread, 4 KiB segments", {.segment_size = 4096}, 1, 160, 40},
@@ -527,8 +537,8 @@ TEST(journal_crash, recovery_gives_a_prefix_holding_every_committed_record) {
     temp_dir scratch(fast_scratch_base());
     auto work = run_workload(work_dir / "log", c.options, c.threads, c.per_thread, c.truncate_every,
                              c.zero_by_disk, seed);
-    simulated run =
-        simulate(work, c.options, c.zero_by_disk, scratch.path(), c.variants, seed, 150);
+    simulated run = simulate(work, c.options, c.zero_by_disk, scratch.path(),
+                             std::max(1, c.variants / variants_divisor), seed, 150);
     std::cout << "[ crash    ] " << c.name << ": " << work.ops.size() << " operations ("
               << reused_segments(work) << " segments reused), " << run.states
               << " crash states recovered and checked (" << run.nested
@@ -539,7 +549,7 @@ TEST(journal_crash, recovery_gives_a_prefix_holding_every_committed_record) {
   }
   std::cout << "[ crash    ] " << total << " crash states in all\n";
   RecordProperty("crash_states", static_cast<int>(total));
-  EXPECT_GE(total, 10000u);
+  EXPECT_GE(total, 10000u / variants_divisor);
 }
 
 // A process may die between renaming a new segment into place and syncing
