@@ -67,7 +67,7 @@ std::vector<long long> insert_everything(std::ostream& out) {
 TEST_F(ostream_test, same_bytes_and_positions_as_ofstream) {
   std::vector<long long> expected_positions;
   {
-    std::ofstream model(dir / "model");
+    std::ofstream model(dir / "model", std::ios::binary);  // no CR LF on Windows
     expected_positions = insert_everything(model);
   }
   std::string expected = read_all(dir / "model");
@@ -88,7 +88,7 @@ TEST_F(ostream_test, same_bytes_and_positions_as_ofstream) {
 TEST_F(ostream_test, same_bytes_and_positions_with_write_behind) {
   std::vector<long long> expected_positions;
   {
-    std::ofstream model(dir / "model");
+    std::ofstream model(dir / "model", std::ios::binary);
     expected_positions = insert_everything(model);
   }
   std::vector<long long> positions;
