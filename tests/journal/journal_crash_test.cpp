@@ -489,7 +489,8 @@ struct crash_case {
   bool zero_by_disk = false;  // new segments zeroed by the disk (recording_sys)
 };
 
-// The share of the crash states checked on Windows: a state's recovery is
+// The share of the crash variants checked on Windows (3,663 states there
+// against 10,000 and more on Linux, in about 3 minutes): a state's recovery is
 // hundreds of file operations, each of which costs a round trip to Wine's
 // server where the Windows build's tests run, so that the Linux build's
 // count would take most of an hour there.
