@@ -1,7 +1,8 @@
 // sluice-bench: measures, on the disk the user points it at, each way of
 // writing and of reading a file side by side: sluice and the peers a user
 // would pick instead. Runs the chosen scenarios in a fresh work directory, prints a
-// table per case as it completes and, with --json, writes every figure.
+// table per case as it completes and, with --json, writes every figure;
+// --report and --svg draw them.
 // Exit status: 0, 1 if a method failed or the run could not be made, 2 for
 // a usage error.
 #include <sys/statvfs.h>
@@ -20,7 +21,9 @@
 #include "core/machine.hpp"
 #include "core/options.hpp"
 #include "core/progress.hpp"
+#include "core/recommend.hpp"
 #include "core/report.hpp"
+#include "core/report_files.hpp"
 #include "core/runner.hpp"
 #include "core/summary.hpp"
 #include "core/units.hpp"
@@ -118,6 +121,7 @@ int run_bench(const options& o) {
   std::filesystem::path parent = o.dir.empty() ? default_parent() : std::filesystem::path(o.dir);
   check_free_space(parent, o);
   std::ofstream json = open_json(o.json);
+  report_files reports(o);
   std::vector<bench_case> cases = make_cases(o);
   work_dir dir(parent);
   case_input input(dir);
@@ -135,11 +139,13 @@ int run_bench(const options& o) {
     std::cout.flush();
   }
   print_footer(std::cout, run);
+  print_recommendation(std::cout, judge(summaries));
   if (json.is_open()) {
     write_json(json, run, summaries);
     json.close();
     if (!json) throw std::runtime_error("cannot write the JSON report '" + o.json + "'");
   }
+  reports.write(run, summaries, report_text(run, summaries));
   std::size_t failed = failures(summaries);
   if (failed) std::cerr << "sluice-bench: " << failed << " method(s) failed; see their rows\n";
   return failed ? 1 : 0;

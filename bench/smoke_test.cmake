@@ -6,7 +6,8 @@
 # computed another result than the first), the methods of large and
 # fragment an "after close" observation, the reading cases say where their
 # input was, and read has a cold case. A table whose every row was left out
-# (its libraries missing at build time) has nothing to check. Needs no
+# (its libraries missing at build time) has nothing to check. The run ends
+# with the journal's recommended options (core/recommend.hpp). Needs no
 # interpreter but CMake.
 cmake_minimum_required(VERSION 3.19)  # string(JSON)
 
@@ -68,5 +69,10 @@ foreach(scenario ${scenarios})
 endforeach()
 if(NOT cold_read)
   message(FATAL_ERROR "the report has no cold read case")
+endif()
+# Every run that measures a tuning table ends with what it recommends: the
+# default set's journal table, its journal_options.
+if(NOT table MATCHES "\nRecommended on this disk[^\n]*\n.*  sluice::journal_options journal_options")
+  message(FATAL_ERROR "the run ends without its journal_options recommendation")
 endif()
 message(STATUS "sluice-bench: ${case_count} cases, every method with a figure")

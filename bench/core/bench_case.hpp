@@ -21,6 +21,16 @@ enum class role {
   sluice,  // sluice itself
 };
 
+// The role's name in the reports: "peer", "limit" or "sluice".
+inline const char* role_name(role kind) {
+  switch (kind) {
+    case role::peer: return "peer";
+    case role::limit: return "limit";
+    case role::sluice: return "sluice";
+  }
+  return "";
+}
+
 // Where one run writes, and whether its figure includes the final fdatasync.
 struct target {
   const char* path;
@@ -28,6 +38,16 @@ struct target {
   const char* input;      // the file bench_case::input wrote, for methods that read one
   bool sync;
   std::size_t buffer_size;  // sluice writers' buffer; 0: sluice's default
+};
+
+// What --recommend reads of a row that runs sluice with one of its options
+// set (core/recommend.hpp): the struct (`options`: "writer_options",
+// "journal_options") and the option as C++ would set it ("buffer_size =
+// 1 << 20"). The row with `options` and no assignment runs with sluice's
+// defaults: the baseline the others of its table (and group) are held to.
+struct tuning {
+  std::string options;     // empty: not a tuning row
+  std::string assignment;  // "<field> = <value>"; empty: the baseline
 };
 
 // One way of writing a case's bytes, or of reading its input. run() creates
@@ -53,6 +73,8 @@ struct method {
   // any failure. Every run's result must equal that of the case's first
   // good run, byte for byte.
   std::function<std::string(const target&)> read = {};
+  // For --recommend, the option this row sets (see tuning).
+  tuning tunes = {};
 };
 
 // The name the report shows: the limit is marked "[limit]".
@@ -69,6 +91,13 @@ inline method observing(method m, std::function<std::string(const target&)> obse
 // `m` in group `group` (see method::group).
 inline method in_group(method m, int group) {
   m.group = group;
+  return m;
+}
+
+// `m`, marked as running sluice with `assignment` of `options` set (empty:
+// with its defaults; see tuning).
+inline method tuning_row(method m, std::string options, std::string assignment = {}) {
+  m.tunes = {std::move(options), std::move(assignment)};
   return m;
 }
 
@@ -125,8 +154,9 @@ struct bench_case {
   // good run. false: the methods write different files (a database, a
   // journal directory), and each checks its own in `observe`.
   bool same_bytes = true;
-  // true: every method makes each transaction durable itself, so fdatasync
-  // is in every figure whether or not --sync asks for the final one.
+  // true: every method makes its writes durable itself (each transaction,
+  // or the file at close), so fdatasync is in every figure whether or not
+  // --sync asks for the final one.
   bool syncs_each_commit = false;
   // Optional: writes, untimed, before the case's first run, the file its
   // methods read (target.input, in the work directory). Cases that follow

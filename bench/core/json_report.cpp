@@ -1,5 +1,7 @@
-// sluice-bench: the JSON report (--json), one object:
-//   {"tool", "mb" (bytes in an MB), "dir", "machine": {...},
+// sluice-bench: the JSON report (--json), one object, whose every field
+// docs/sluice-bench.md describes and docs/sluice-bench.schema.json lists:
+//   {"schema_version" (1: fields are only added within a version), "tool", "mb" (bytes in an MB),
+//   "dir", "machine": {...},
 //    "settings": {"repeat", "sync_included", "sluice_buffer_size",
 //                 "sluice_direct_buffer_size", "warmup"},
 //    "scenarios": [names], "cases": [{"scenario", "title", "bytes" (the
@@ -23,17 +25,11 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
+// Raised when a field is removed or changes meaning; adding one keeps it.
+constexpr int schema_version = 1;
+
 json value_or_null(const std::optional<double>& value) {
   return value ? json(*value) : json(nullptr);
-}
-
-const char* role_name(role kind) {
-  switch (kind) {
-    case role::peer: return "peer";
-    case role::limit: return "limit";
-    case role::sluice: return "sluice";
-  }
-  return "";
 }
 
 json method_json(const row& r) {
@@ -87,7 +83,8 @@ void write_json(std::ostream& out, const run_description& run,
       scenarios.push_back(summary.bench->scenario);
     all_cases.push_back(case_json(summary));
   }
-  json report = {{"tool", "sluice-bench"},
+  json report = {{"schema_version", schema_version},
+                 {"tool", "sluice-bench"},
                  {"mb", static_cast<long>(mb)},
                  {"dir", run.dir},
                  {"machine", machine_json(run.machine)},

@@ -9,6 +9,7 @@
 #include <sluice/writer.hpp>
 #include <stdexcept>
 
+#include "core/command_line.hpp"
 #include "core/units.hpp"
 #include "scenarios/scenarios.hpp"
 
@@ -22,19 +23,29 @@ std::vector<std::string> scenario_names() {
 }
 
 // The chosen names in the report's order, each once; all when none is chosen.
+// The chosen scenarios in the report's order; none chosen: the default set.
 std::vector<std::string> in_report_order(const std::vector<std::string>& chosen) {
   std::vector<std::string> ordered;
-  for (const std::string& name : scenario_names())
-    if (chosen.empty() || std::find(chosen.begin(), chosen.end(), name) != chosen.end())
-      ordered.push_back(name);
+  for (const scenario& s : scenarios()) {
+    bool wanted = chosen.empty() ? s.by_default
+                                 : std::find(chosen.begin(), chosen.end(), s.name) != chosen.end();
+    if (wanted) ordered.emplace_back(s.name);
+  }
   return ordered;
 }
 
+// --recommend's scenarios, with those chosen beside them (none: these alone).
+std::vector<std::string> with_recommended(std::vector<std::string> chosen) {
+  for (const char* name : {"journal", "tune"})
+    if (std::find(chosen.begin(), chosen.end(), name) == chosen.end()) chosen.emplace_back(name);
+  return chosen;
+}
+
 std::string scenarios_help() {
-  std::string text = "Scenarios (default size):\n";
+  std::string text = "Scenarios (default size; * not in the default set):\n";
   for (const scenario& s : scenarios())
-    text += "  " + std::string(s.name) + " (" + format_size(s.default_size) +
-            "): " + std::string(s.summary) + "\n";
+    text += "  " + std::string(s.name) + (s.by_default ? "" : "*") + " (" +
+            format_size(s.default_size) + "): " + std::string(s.summary) + "\n";
   return text;
 }
 
@@ -67,7 +78,7 @@ CLI::Validator size_in_bytes(std::uint64_t most, std::string why_most) {
 void add_options(CLI::App& app, options& o) {
   app.add_option("--scenario", o.scenarios,
                  "Scenarios to run, repeatable or comma-separated "
-                 "(default: all)")
+                 "(default: all but those marked *)")
       ->delimiter(',')
       ->check(CLI::IsMember(scenario_names()));
   app.add_option("--size", o.size,
@@ -90,11 +101,22 @@ void add_options(CLI::App& app, options& o) {
                                 "that large to reach its speed"));
   app.add_option("--json", o.json, "Also write the full results as JSON to FILE")
       ->option_text("FILE");
+  app.add_option("--report", o.report,
+                 "Also write FILE as one self-contained HTML page: a bar chart per table, "
+                 "the machine, the command and the tables")
+      ->option_text("FILE");
+  app.add_option("--svg", o.svg_dir,
+                 "Also write each table's bar chart to DIR (made if missing) as "
+                 "<scenario>.svg, or <scenario>-<n>.svg for a scenario of several tables")
+      ->option_text("DIR");
   app.add_option("--dir", o.dir,
                  "Directory on the disk to test; a fresh subdirectory is made there and "
                  "removed afterwards (default: $TMPDIR, else /tmp)")
       ->option_text("DIR")
       ->check(CLI::ExistingDirectory);
+  app.add_flag("--recommend", o.recommend,
+               "Run the journal and tune scenarios (with any --scenario given) and end with the "
+               "writer_options and journal_options fastest on this disk, ready to paste");
   app.add_flag("--list", o.list, "List the scenarios and their methods, and exit");
 }
 
@@ -116,7 +138,9 @@ std::variant<options, int> parse_options(int argc, char** argv) {
     std::cerr << "sluice-bench: " << e.what() << "\nRun with --help for more information.\n";
     return 2;
   }
+  if (o.recommend) o.scenarios = with_recommended(std::move(o.scenarios));
   o.scenarios = in_report_order(o.scenarios);
+  o.command = command_line(argc, argv);
   return o;
 }
 

@@ -15,7 +15,11 @@ struct options {
   bool sync = false;                   // figures include the final fdatasync
   std::size_t buffer_size = 0;         // sluice writers' buffer; 0: sluice's default
   std::string json;                    // JSON report path; empty: none
+  std::string report;                  // HTML report path; empty: none
+  std::string svg_dir;                 // directory for a chart per case; empty: none
+  std::string command;                 // the command line, as command_line() quotes it
   std::string dir;                     // where the work directory goes; empty: $TMPDIR or /tmp
+  bool recommend = false;              // add journal and tune; scenarios holds them then
   bool list = false;                   // list scenarios and methods, run nothing
 };
 

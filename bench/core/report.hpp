@@ -23,6 +23,9 @@ void print_header(std::ostream& out, const run_description& run);
 // One table: a row per method, then the methods that were not built in.
 void print_table(std::ostream& out, const case_summary& summary);
 void print_footer(std::ostream& out, const run_description& run);
+// The header, every table, the footer and the recommendation: the text
+// printed on a run.
+std::string report_text(const run_description& run, const std::vector<case_summary>& cases);
 
 // Every case, method, run time, median, ratio and size, and the machine.
 void write_json(std::ostream& out, const run_description& run,

@@ -78,7 +78,7 @@ case_result run_case(const bench_case& bench, const work_dir& dir, const run_set
   for (int rep = 0; rep < settings.repeat; ++rep) {
     for (std::size_t i = 0; i < bench.methods.size(); ++i) {
       method_result& r = runs.result().methods[i];
-      status.step(bench.scenario + ": " + bench.methods[i].name);
+      status.step(bench.scenario, bench.methods[i].name, rep + 1, settings.repeat);
       if (!r.error.empty()) continue;
       try {
         runs.run_once(i);

@@ -4,9 +4,11 @@
 #include <algorithm>
 #include <cstdio>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <utility>
 
+#include "core/recommend.hpp"
 #include "core/report.hpp"
 #include "core/units.hpp"
 
@@ -93,8 +95,8 @@ void print_table(std::ostream& out, const case_summary& summary) {
   out << '\n' << summary.bench->title << '\n';
   if (reads(*summary.bench)) print_input_state(out, summary);
   if (summary.bench->syncs_each_commit)
-    out << "  (every method fdatasyncs each transaction: these figures include it, --sync or "
-           "not)\n";
+    out << "  (every method makes its writes durable itself: these figures include the "
+           "fdatasync, --sync or not)\n";
   out << heading;
   for (const row& r : summary.rows) print_row(out, r, static_cast<int>(width));
   for (const std::string& note : summary.bench->skipped) out << "  " << note << '\n';
@@ -116,6 +118,15 @@ void print_footer(std::ostream& out, const run_description& run) {
          "vs best peer: speed over that of the fastest non-sluice method of the table\n"
          "(journal: of the same number of committing threads; blank where there is none).\n"
          "vs limit: speed over that of the raw system call method marked [limit].\n";
+}
+
+std::string report_text(const run_description& run, const std::vector<case_summary>& cases) {
+  std::ostringstream text;
+  print_header(text, run);
+  for (const case_summary& summary : cases) print_table(text, summary);
+  print_footer(text, run);
+  print_recommendation(text, judge(cases));
+  return text.str();
 }
 
 }  // namespace sluice::bench

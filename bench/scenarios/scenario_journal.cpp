@@ -103,13 +103,18 @@ method sluice_method(const journal_content& work, int threads, unsigned syncs = 
   std::string name = threads_name("sluice::journal", threads);
   if (syncs > 1) name += ", " + std::to_string(syncs) + " syncs at once";
   journal_options options{.concurrent_syncs = syncs};
-  return in_group(journal_method(
+  method m = in_group(journal_method(
                       name, role::sluice, work,
                       [work, threads, options](const char* dir, journal_log& log) {
                         run_sluice(dir, *work, threads, options, log);
                       },
                       [](const char* dir, const journal_work& w) { check_sluice(dir, w, 0); }),
-                  threads);
+                      threads);
+  // --recommend: 16 threads with sluice's defaults, and with two syncs at once.
+  if (threads != 16) return m;
+  return syncs > 1 ? tuning_row(std::move(m), "journal_options",
+                                "concurrent_syncs = " + std::to_string(syncs))
+                   : tuning_row(std::move(m), "journal_options");
 }
 
 // The same transactions through the C API from C (peers/c_journal.c): one
@@ -179,7 +184,7 @@ method reused_method(const journal_content& work) {
           [](const char* dir, const journal_work& w) { check_sluice(dir, w, 1); }),
       threads);
   m.prepare = [size = options.segment_size](const target& t) { prepare_reused(t.path, size); };
-  return m;
+  return tuning_row(std::move(m), "journal_options", "reuse_segments = true");
 }
 
 }  // namespace

@@ -41,7 +41,7 @@ std::uint64_t text_and_records(std::uint64_t size) {
   return saturating_add(saturating_add(size, 4096), one_output(size / 2));
 }
 
-constexpr std::array<scenario, 15> all = {{
+constexpr std::array<scenario, 16> all = {{
     {"bytes",
      "one byte per call: stdio, iostreams, {fmt}, a hand buffer, sluice put; C stdio, C API put",
      32 * mib, make_bytes, one_output},
@@ -71,6 +71,10 @@ constexpr std::array<scenario, 15> all = {{
      "sluice::journal at 1, 4, 16 threads (C API at 1, 16) vs write(2) + fdatasync, RocksDB, "
      "LevelDB, SQLite",
      300 * 11600, make_journal_case, journal_disk_needed},
+    {"tune",
+     "sluice::writer's options one at a time against its defaults, the file made durable: what "
+     "--recommend reads",
+     64 * mib, make_tune, one_output, false},
     {"read", "a file's bytes, cached and cold: read(2), fread, std::ifstream::read, mmap, sluice",
      256 * mib, make_read, input_only},
     {"lines", "count lines: read(2) + memchr, getline(3), std::getline, fgets, mmap + memchr",

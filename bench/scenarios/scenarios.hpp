@@ -21,10 +21,12 @@ struct scenario {
   // the first good output, an input file, a journal's preallocated
   // segments, a database's own files. Saturates at 2^64 - 1.
   std::uint64_t (*disk_needed)(std::uint64_t size);
+  // Whether a run without --scenario runs it (tune: only when asked).
+  bool by_default = true;
 };
 
 // bytes, text, convert, bin2text, text2bin, gather, patch, large, fragment, durable, journal,
-// read, lines, numbers, scatter: the order of the report.
+// tune, read, lines, numbers, scatter: the order of the report.
 std::span<const scenario> scenarios();
 
 std::vector<bench_case> make_bytes(std::uint64_t size);
@@ -38,6 +40,7 @@ std::vector<bench_case> make_large(std::uint64_t size);
 std::vector<bench_case> make_fragment(std::uint64_t size);
 std::vector<bench_case> make_durable(std::uint64_t size);
 std::vector<bench_case> make_journal_case(std::uint64_t size);
+std::vector<bench_case> make_tune(std::uint64_t size);
 std::uint64_t journal_disk_needed(std::uint64_t size);
 std::vector<bench_case> make_read(std::uint64_t size);
 std::vector<bench_case> make_lines(std::uint64_t size);

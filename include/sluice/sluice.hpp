@@ -10,4 +10,5 @@
 #include "sluice/ostream.hpp"
 #include "sluice/parse.hpp"
 #include "sluice/reader.hpp"
+#include "sluice/version.hpp"
 #include "sluice/writer.hpp"

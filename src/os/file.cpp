@@ -11,6 +11,7 @@
 #include "os/close_failure.hpp"
 #include "os/directory.hpp"
 #include "os/error_messages.hpp"
+#include "os/open_path.hpp"
 #include "os/path_text.hpp"
 #include "os/sticky_error.hpp"
 #include "os/sys.hpp"
@@ -71,18 +72,23 @@ class piece_list {
 
 }  // namespace
 
-file file::open(const std::filesystem::path& path, file_options options) {
+file detail::open_path(const std::filesystem::path& path, file_options options, bool sequential) {
   detail::handle fd = detail::restart_interrupted([&] {
     detail::open_request how = request_for(options.mode);
     how.direct = options.direct;
     how.permissions = options.permissions;
+    how.sequential = sequential;
     return detail::sys().open(detail::working_directory, detail::path_text(path).c_str(), how);
   });
   if (fd == detail::no_handle())
     detail::throw_open_failure(errno, detail::path_text(path), options.direct);
   file opened(fd, detail::path_text(path));
-  if (options.mode == open_mode::append) opened.position_ = opened.size();
+  if (options.mode == open_mode::append) opened.seek(opened.size());
   return opened;
+}
+
+file file::open(const std::filesystem::path& path, file_options options) {
+  return detail::open_path(path, options, false);
 }
 
 file::file(native_handle_type fd, std::string path) noexcept : fd_(fd), path_(std::move(path)) {}

@@ -7,8 +7,10 @@
 // goes through sys().
 //
 // Backends. linux_sys.cpp is the Linux one: one system call per entry (two
-// where an entry says so), the async entries in uring_sys.cpp. win32_sys.cpp
-// is the Windows one (docs/platforms.md says what each entry maps to). A backend
+// where an entry says so), the async entries in uring_sys.cpp. posix_sys.cpp
+// is the portable POSIX one (macOS, the BSDs): posix_calls.hpp's table,
+// which the Linux one starts from. win32_sys.cpp is the Windows one.
+// docs/platforms.md says what each entry maps to on each. A backend
 // for another OS is a file of its own that defines real_sys(), returning a
 // constant table of all its entries, chosen at build time (CMakeLists.txt
 // compiles one backend); sys() and set_sys() (sys.cpp) are common to all.
@@ -61,6 +63,8 @@ struct open_request {
   bool directory = false;          // fail with ENOTDIR unless it is a directory
   bool no_follow = false;          // a symbolic link as the last component: ELOOP
   bool non_blocking = false;       // never wait at open (a FIFO, a lease)
+  bool sequential = false;         // a hint: it will be read from start to end (Windows:
+                                   // FILE_FLAG_SEQUENTIAL_SCAN; others: advise_sequential)
   unsigned permissions = 0;        // for create and unnamed_temporary (before the umask)
 };
 
@@ -276,7 +280,8 @@ struct sys_table {
   int (*remove_attribute)(handle h, const char* name);
 };
 
-// The table of the backend this build has (linux_sys.cpp, win32_sys.cpp).
+// The table of the backend this build has (linux_sys.cpp, posix_sys.cpp,
+// win32_sys.cpp).
 const sys_table& real_sys() noexcept;
 
 // The table in use (the real one unless a test installed another).

@@ -43,6 +43,7 @@ DWORD flags(const open_request& how) {
   if (how.directory || how.mode == access::path_only) chosen |= FILE_FLAG_BACKUP_SEMANTICS;
   if (how.no_follow) chosen |= FILE_FLAG_OPEN_REPARSE_POINT;
   if (how.direct) chosen |= FILE_FLAG_NO_BUFFERING;
+  if (how.sequential) chosen |= FILE_FLAG_SEQUENTIAL_SCAN;
   return chosen;
 }
 
@@ -52,13 +53,22 @@ bool is_directory(HANDLE h) {
          (info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) != 0;
 }
 
+// A directory opened as a file is refused with ERROR_ACCESS_DENIED: EISDIR,
+// as Linux says of it.
+int fail_open(const std::wstring& path) {
+  DWORD error = ::GetLastError();
+  DWORD attributes = ::GetFileAttributesW(path.c_str());
+  bool directory = attributes != INVALID_FILE_ATTRIBUTES && (attributes & FILE_ATTRIBUTE_DIRECTORY);
+  return error == ERROR_ACCESS_DENIED && directory ? refuse(EISDIR) : fail(error);
+}
+
 handle real_open(handle dir, const char* path, const open_request& how) {
   if (how.unnamed_temporary) return refuse(EOPNOTSUPP), no_handle();
   std::optional<std::wstring> full = full_path(dir, path);
   if (!full) return no_handle();
   HANDLE h = ::CreateFileW(full->c_str(), desired_access(how), share_all, nullptr, disposition(how),
                            flags(how), nullptr);
-  if (h == INVALID_HANDLE_VALUE) return fail_last(), no_handle();
+  if (h == INVALID_HANDLE_VALUE) return fail_open(*full), no_handle();
   if (how.directory && !is_directory(h)) {
     ::CloseHandle(h);
     return refuse(ENOTDIR), no_handle();
@@ -289,6 +299,8 @@ int real_writeback(handle h, std::int64_t, std::int64_t, bool) {
 }
 
 int real_drop_cache(handle, std::int64_t, std::int64_t) { return 0; }
+
+// The hint is FILE_FLAG_SEQUENTIAL_SCAN, given at open (open_request::sequential).
 
 int real_advise_sequential(handle h) { return placement_of(h).stream ? refuse(ESPIPE) : 0; }
 

@@ -6,13 +6,17 @@
 #include <utility>
 
 #include "os/error_messages.hpp"
+#include "os/open_path.hpp"
 
 namespace sluice {
 namespace {
 
+// caching_mode::normal reads from start to end: said at open where the OS
+// takes the hint there (Windows), and by apply_caching_at_open() after it.
 file open_source(const std::filesystem::path& path, const reader_options& options) {
-  return file::open(
-      path, {.mode = open_mode::read_only, .direct = options.caching == caching_mode::direct});
+  return detail::open_path(
+      path, {.mode = open_mode::read_only, .direct = options.caching == caching_mode::direct},
+      options.caching == caching_mode::normal);
 }
 
 }  // namespace

@@ -11,8 +11,22 @@ namespace sluice::detail {
 
 void free_deleter::operator()(char* buffer) const noexcept { std::free(buffer - offset); }
 
-// Aligned by hand in a block of malloc's alignment (std::malloc: the C
-// runtime of Windows has no std::aligned_alloc): glibc serves an
+namespace {
+
+// A block of malloc's alignment, which std::free releases: std::aligned_alloc
+// (which the out-of-memory tests replace), or std::malloc on Windows, whose
+// C runtime has no aligned_alloc (malloc's alignment is the same).
+char* allocate_block(std::size_t size) noexcept {
+#ifdef _WIN32
+  return static_cast<char*>(std::malloc(size));
+#else
+  return static_cast<char*>(std::aligned_alloc(alignof(std::max_align_t), size));
+#endif
+}
+
+}  // namespace
+
+// Aligned by hand in a block of malloc's alignment: glibc serves an
 // aligned_alloc of a larger alignment and 128 KiB or more from a fresh
 // mapping each time, and the first writes or reads into it fault its pages
 // in one by one (350 us for a MiB on the VM of docs/performance.md), where
@@ -24,7 +38,7 @@ owned_buffer allocate_buffer(std::size_t capacity, std::size_t align) {
     throw std::bad_alloc();
   std::size_t rounded = (capacity + align - 1) / align * align;
   std::size_t block = (rounded + align - 1 + granule - 1) / granule * granule;
-  auto* memory = static_cast<char*>(std::malloc(block));
+  auto* memory = allocate_block(block);
   if (!memory) throw std::bad_alloc();
   auto address = reinterpret_cast<std::uintptr_t>(memory);
   std::size_t offset = (align - address % align) % align;

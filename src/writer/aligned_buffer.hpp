@@ -1,6 +1,6 @@
 // The memory of a writer's and a reader's buffers: aligned in blocks from
-// std::malloc (of malloc's alignment, as Windows has no std::aligned_alloc), shared by the writer
-// and its write-behind engines, which recycle the buffers they are handed.
+// std::aligned_alloc of malloc's alignment, shared by the writer and its
+// write-behind engines, which recycle the buffers they are handed.
 #pragma once
 
 #include <cstddef>

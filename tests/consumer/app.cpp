@@ -117,8 +117,20 @@ bool journal_round_trip(const std::filesystem::path& dir) {
 
 }  // namespace
 
+// The installed <sluice/version.hpp> names the version the package was
+// found as (SLUICE_EXPECTED_VERSION, from find_package or pkg-config).
+bool version_matches_package() {
+  static_assert(SLUICE_VERSION ==
+                SLUICE_VERSION_MAJOR * 10000 + SLUICE_VERSION_MINOR * 100 + SLUICE_VERSION_PATCH);
+  std::string parts = std::to_string(SLUICE_VERSION_MAJOR) + '.' +
+                      std::to_string(SLUICE_VERSION_MINOR) + '.' +
+                      std::to_string(SLUICE_VERSION_PATCH);
+  return parts == SLUICE_VERSION_STRING && std::string(SLUICE_EXPECTED_VERSION) == parts;
+}
+
 int main(int argc, char** argv) {
   if (argc != 2) return 2;
+  if (!version_matches_package()) return 8;
   std::filesystem::path dir = argv[1];
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);

@@ -327,6 +327,7 @@ TEST_F(file_io, size_failure_names_the_path) {
 }
 
 TEST_F(file_io, preallocate_grows_the_file) {
+  if (auto why = needs_preallocation(dir.path()); !why.empty()) GTEST_SKIP() << why;
   auto f = file::open(dir / "p", {.mode = open_mode::create_new});
   f.write(bytes_of("abc"));
   f.preallocate(0, 1 << 20);
@@ -339,7 +340,8 @@ TEST_F(file_io, preallocate_grows_the_file) {
 
 TEST(file_tmpfs, preallocate_works_on_tmpfs) {
   SLUICE_SKIP_ON_WINDOWS("a tmpfs at /dev/shm");
-  if (!on_tmpfs("/dev/shm")) GTEST_SKIP() << "/dev/shm is not a tmpfs here";
+  if (!on_tmpfs("/dev/shm"))
+    GTEST_SKIP() << "/dev/shm is not a tmpfs here, as the backend's filesystem_of says";
   temp_dir shm("/dev/shm");
   auto f = file::open(shm / "p");
   f.preallocate(0, 65536);
@@ -348,7 +350,8 @@ TEST(file_tmpfs, preallocate_works_on_tmpfs) {
 
 TEST(file_tmpfs, extent_count_is_not_supported_on_tmpfs) {
   SLUICE_SKIP_ON_WINDOWS("a tmpfs at /dev/shm");
-  if (!on_tmpfs("/dev/shm")) GTEST_SKIP() << "/dev/shm is not a tmpfs here";
+  if (!on_tmpfs("/dev/shm"))
+    GTEST_SKIP() << "/dev/shm is not a tmpfs here, as the backend's filesystem_of says";
   temp_dir shm("/dev/shm");
   auto f = file::open(shm / "x");
   f.write(bytes_of("data"));

@@ -103,7 +103,8 @@ TEST(reader_cache, no_cache_leaves_nothing_behind_the_position_cached_and_nothin
 TEST(reader_cache, direct_reads_are_aligned_in_memory_offset_and_length) {
   temp_dir dir;
   std::size_t block = direct_block(dir / "probe");
-  if (block == 0) GTEST_SKIP() << "the filesystem under $TMPDIR refuses O_DIRECT";
+  if (block == 0)
+    GTEST_SKIP() << "no O_DIRECT under $TMPDIR (the filesystem or the backend refuses it)";
   std::string content = pattern(3 * mib + 12345, 9);
   auto path = dir / "in";
   write_all(path, content);

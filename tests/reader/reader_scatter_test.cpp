@@ -224,7 +224,8 @@ SLUICE_SKIPPED_ON_WINDOWS_F(reader_scatter, a_pipe_fed_in_odd_pieces_is_read_who
 
 TEST_F(reader_scatter, direct_copies_every_piece_through_its_aligned_buffer) {
   std::size_t block = direct_block(dir / "probe");
-  if (block == 0) GTEST_SKIP() << "the filesystem under $TMPDIR refuses O_DIRECT";
+  if (block == 0)
+    GTEST_SKIP() << "no O_DIRECT under $TMPDIR (the filesystem or the backend refuses it)";
   fake_sys fake;
   reader in(path, {.buffer_size = 100000, .caching = sluice::caching_mode::direct});
   EXPECT_EQ(in.skip(777), 777u);

@@ -33,4 +33,29 @@ std::size_t direct_block(const std::filesystem::path& path);
 // on tmpfs the cached pages are the file itself.
 std::string needs_droppable_cache(const std::filesystem::path& dir);
 
+// The empty string if the seam's backend reserves space for a file in
+// `dir` the way `how` says (preallocate; grow by default, keep_size for
+// writer_options::preallocate's reservation past the data), else why not:
+// the filesystem has no fallocate, or the backend refuses it (the portable
+// POSIX one on glibc; the Win32 one under Wine, which reserves no clusters,
+// for keep_size). One probe file, removed.
+std::string needs_preallocation(const std::filesystem::path& dir,
+                                sluice::detail::space_mode how = sluice::detail::space_mode::grow);
+
+// The empty string if symbolic links can be made in `dir`, else why a test
+// that makes one must be skipped: Windows refuses them to a process without
+// the privilege or Developer Mode, and Wine to every process. One probe
+// link, removed.
+std::string needs_symlinks(const std::filesystem::path& dir);
+
+// The empty string if the backend creates unnamed temporaries in `dir`
+// (O_TMPFILE), else why not: the filesystem or the backend refuses them.
+std::string needs_unnamed_temporaries(const std::filesystem::path& dir);
+
+// The empty string if the backend knows /proc for procfs (on_procfs), as
+// the Linux one does, else why a test of how sluice treats /proc's links
+// and files must be skipped (the portable POSIX backend, for systems
+// without /proc, says no).
+std::string needs_procfs();
+
 }  // namespace sluice_test

@@ -202,7 +202,9 @@ std::string print_numbers(sluice::writer& out, std::size_t bytes) {
 
 int zero_by_hand(sluice::detail::handle fd, std::int64_t offset, std::int64_t length) {
   const sluice::detail::sys_table& real = sluice::detail::real_sys();
-  if (real.preallocate(fd, offset, length, sluice::detail::space_mode::grow) != 0) return -1;
+  if (real.preallocate(fd, offset, length, sluice::detail::space_mode::grow) != 0 &&
+      errno != EOPNOTSUPP)
+    return -1;
   static const std::vector<char> zeros(std::size_t{1} << 20);
   for (std::int64_t at = offset; at < offset + length;) {
     std::int64_t piece_size =

@@ -154,8 +154,9 @@ std::string print_numbers(sluice::writer& out, std::size_t bytes);
 
 // What a disk that zeroes blocks without writing them leaves, made with the
 // real backend for seams that emulate such a disk: [offset, offset +
-// length) of `fd` reserved (preallocate, space_mode::grow) and written with
-// zeros. 0, or -1 with errno.
+// length) of `fd` reserved (preallocate, space_mode::grow; only written
+// where the backend refuses that, EOPNOTSUPP) and written with zeros. 0, or
+// -1 with errno.
 int zero_by_hand(sluice::detail::handle fd, std::int64_t offset, std::int64_t length);
 
 // Installs an error handler that records every report; restores the previous

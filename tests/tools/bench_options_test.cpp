@@ -6,20 +6,18 @@
 // the test mounts.
 #include <gtest/gtest.h>
 #include <sys/mount.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
-#include <future>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "bench_process.hpp"
 #include "core/units.hpp"
-#include "support/child_process.hpp"
 #include "support/test_support.hpp"
 
 namespace {
@@ -68,26 +66,6 @@ TEST(bench_sizes, anything_else_is_refused_saying_why) {
 }
 
 #ifdef SLUICE_BENCH
-// What a run of sluice-bench gave: its wait status and standard error.
-struct bench_run {
-  int status;
-  std::string err;
-};
-
-bench_run run_bench(const std::vector<std::string>& args) {
-  pipe_ends err;
-  pipe_ends out;
-  pid_t child = spawn(SLUICE_BENCH, args, STDIN_FILENO, out.write_end(), err.write_end());
-  out.close_write();
-  err.close_write();
-  auto printed = std::async(std::launch::async, [&] { return read_to_end(out.read_end()); });
-  std::string errors = read_to_end(err.read_end());
-  printed.get();
-  return {wait_for(child), errors};
-}
-
-bool exited_with(int status, int code) { return WIFEXITED(status) && WEXITSTATUS(status) == code; }
-
 // --list: the options are parsed and nothing runs, even if a bad size got
 // through.
 TEST(bench_size_options, bad_sizes_are_usage_errors) {

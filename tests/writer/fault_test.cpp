@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "support/fake_sys.hpp"
+#include "support/filesystem.hpp"
 #include "support/platform.hpp"
 #include "support/test_support.hpp"
 
@@ -375,6 +376,7 @@ TEST_F(fault, the_destructor_reports_a_failure_of_its_own_flush) {
 // A signal may interrupt open, ftruncate and fallocate before they do anything:
 // each is called again, once per interruption, and then succeeds.
 TEST_F(fault, interrupted_open_resize_and_preallocate_are_restarted) {
+  if (auto why = needs_preallocation(dir.path()); !why.empty()) GTEST_SKIP() << why;
   auto path = dir / "interrupted";
   fake_sys fake;
   fake.fail(call::open, 1, EINTR);

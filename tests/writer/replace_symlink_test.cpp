@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "support/fake_sys.hpp"
+#include "support/filesystem.hpp"
 #include "support/test_support.hpp"
 
 namespace {
@@ -140,6 +141,7 @@ bool refused(const std::string& said) {
 // stake. None may replace the file standard output is redirected to, or
 // the link.
 TEST_F(replace_symlink, standard_output_redirected_to_a_file_is_never_replaced) {
+  if (auto why = needs_procfs(); !why.empty()) GTEST_SKIP() << why;
   struct statfs proc {};
   if (::statfs("/proc", &proc) != 0 || proc.f_type != PROC_SUPER_MAGIC)
     GTEST_SKIP() << "/proc is not mounted: no descriptor links to refuse";
@@ -163,6 +165,7 @@ TEST_F(replace_symlink, standard_output_redirected_to_a_file_is_never_replaced) 
 // child whose standard output is a scratch file. If it was replaced all the
 // same, the link is put back.
 TEST_F(replace_symlink, dev_stdout_itself_is_refused) {
+  if (auto why = needs_procfs(); !why.empty()) GTEST_SKIP() << why;
   if (link_of("/dev/stdout") != "/proc/self/fd/1")
     GTEST_SKIP() << "/dev/stdout is not a link to /proc/self/fd/1 here";
   auto out = dir / "out";
@@ -188,6 +191,7 @@ TEST_F(replace_symlink, dev_stdout_itself_is_refused) {
 }
 
 TEST_F(replace_symlink, a_descriptor_link_under_proc_is_refused) {
+  if (auto why = needs_procfs(); !why.empty()) GTEST_SKIP() << why;
   auto path = dir / "t";
   write_all(path, "old");
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -207,6 +211,7 @@ TEST_F(replace_symlink, a_descriptor_link_under_proc_is_refused) {
 }
 
 TEST_F(replace_symlink, a_file_in_proc_is_refused) {
+  if (auto why = needs_procfs(); !why.empty()) GTEST_SKIP() << why;
   auto e = replacing("/proc/self/sluice-test");
   ASSERT_TRUE(e);
   EXPECT_EQ(e->code().value(), EINVAL);

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <sluice/c.h>
+#include <sluice/version.hpp> /* plain macros: valid C */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -176,6 +177,11 @@ int main(int argc, char** argv) {
   uint64_t told = 0;
   if (argc != 2) {
     fprintf(stderr, "usage: %s <scratch directory>\n", argv[0]);
+    return 2;
+  }
+  if (strcmp(SLUICE_VERSION_STRING, SLUICE_EXPECTED_VERSION) != 0) {
+    fprintf(stderr, "version.hpp says %s, the package %s\n", SLUICE_VERSION_STRING,
+            SLUICE_EXPECTED_VERSION);
     return 2;
   }
   /* A fresh directory per run: a journal left by an earlier one would hold
