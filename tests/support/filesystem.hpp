@@ -42,10 +42,11 @@ std::string needs_droppable_cache(const std::filesystem::path& dir);
 std::string needs_preallocation(const std::filesystem::path& dir,
                                 sluice::detail::space_mode how = sluice::detail::space_mode::grow);
 
-// The empty string if symbolic links can be made in `dir`, else why a test
-// that makes one must be skipped: Windows refuses them to a process without
-// the privilege or Developer Mode, and Wine to every process. One probe
-// link, removed.
+// The empty string if symbolic links can be made in `dir` (with
+// std::filesystem::create_symlink), else why a test that makes one must be
+// skipped: the MinGW-w64 build's standard library makes none (ENOSYS), and
+// Windows refuses them to a process without the privilege or Developer
+// Mode. One probe link, removed.
 std::string needs_symlinks(const std::filesystem::path& dir);
 
 // The empty string if the backend creates unnamed temporaries in `dir`

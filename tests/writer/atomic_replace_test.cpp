@@ -192,6 +192,9 @@ TEST_F(atomic_replace, a_chdir_before_close_replaces_the_file_of_open_time) {
 // that was opened (the one renamed), is made durable there (its fsync), and
 // no temporary is left in either.
 TEST_F(atomic_replace, a_directory_renamed_and_replaced_before_close_gets_the_new_content) {
+  SLUICE_SKIP_ON_WINDOWS(
+      "Windows refuses to rename a directory that holds an open file (Wine lets it, and the "
+      "Win32 backend, which names the temporary by its path to rename it, then misses it)");
   for (bool named : {false, true}) {
     SCOPED_TRACE(named ? "named temporary" : "O_TMPFILE");
     auto opened = dir / "d", moved = dir / "d2";
@@ -301,8 +304,10 @@ TEST_F(atomic_replace, a_temporary_that_cannot_be_created_is_named_in_the_text) 
   };
   auto check = [&](const std::system_error& e, fake_sys&, bool named) {
     EXPECT_EQ(e.code().value(), EIO);
+    // (the directory and the name joined by '/', which Windows takes as a
+    // separator too)
     std::string says =
-        named ? "cannot create the temporary file '" + (dir / ".t.sluice-tmp-").string()
+        named ? "cannot create the temporary file '" + dir.path().string() + "/.t.sluice-tmp-"
               : "cannot create the temporary file in '" + dir.path().string();
     EXPECT_EQ(std::string(e.what()).rfind("sluice: open " + quoted(dir / "t") + ": " + says, 0), 0u)
         << e.what();
@@ -512,10 +517,18 @@ TEST_F(atomic_replace, a_directory_that_cannot_be_opened_leaves_nothing_behind) 
   auto e = thrown([&] { writer out(path, replace); });
   ASSERT_TRUE(e);
   EXPECT_EQ(e->code().value(), EACCES);
+#ifdef _WIN32
+  // resolve_target_win32.cpp opens the directory first, and for reading.
+  EXPECT_NE(std::string(e->what()).find("cannot open the directory " + quoted(dir.path())),
+            std::string::npos)
+      << e->what();
+  EXPECT_EQ(fake.calls(call::open), 1) << "the directory, then nothing";
+#else
   EXPECT_NE(std::string(e->what()).find("cannot open its directory " + quoted(dir.path())),
             std::string::npos)
       << e->what();
   EXPECT_EQ(fake.calls(call::open), 3) << "the directory and the file O_PATH, then for reading";
+#endif
   EXPECT_EQ(read_all(path), "old");
   EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"t"});
 }

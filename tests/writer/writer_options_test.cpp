@@ -245,6 +245,10 @@ TEST_F(writer_durability, all_on_close_through_a_dangling_link_syncs_the_directo
 // opened: created again, and its directory synced, rather than created by
 // an open that would not sync it.
 TEST_F(writer_durability, all_on_close_of_a_file_removed_meanwhile_creates_it_and_syncs_it) {
+  SLUICE_SKIP_ON_WINDOWS(
+      "a file another handle holds open (here find_target's look at it) is removed only when "
+      "that handle closes, under Wine and on Windows without POSIX delete semantics: it cannot "
+      "vanish between the two opens");
   auto path = dir / "d";
   write_all(path, "old");
   fake_sys fake;
