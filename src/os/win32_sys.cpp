@@ -109,7 +109,9 @@ OVERLAPPED at(std::int64_t offset, bool append) {
 // One WriteFile or ReadFile per piece (cut at max_call), at `offset` unless
 // `positional` is false, until one moves fewer bytes than asked: the total,
 // or -1 with errno if the first call fails. A read at the end (ERROR_HANDLE_EOF,
-// or a pipe whose writer left: ERROR_BROKEN_PIPE) ends it.
+// or a pipe whose writer left: ERROR_BROKEN_PIPE) ends it. A handle not
+// opened for the transfer's direction is refused with ERROR_ACCESS_DENIED:
+// EBADF, as POSIX says of it.
 ssize_t transfer(handle h, bool write, const io_piece* pieces, int count, std::int64_t offset,
                  bool positional, bool append) {
   ssize_t done = 0;
@@ -127,7 +129,7 @@ ssize_t transfer(handle h, bool write, const io_piece* pieces, int count, std::i
         DWORD error = ::GetLastError();
         bool end = !write && (error == ERROR_HANDLE_EOF || error == ERROR_BROKEN_PIPE);
         if (end || done > 0) return done;
-        return fail(error);
+        return error == ERROR_ACCESS_DENIED ? refuse(EBADF) : fail(error);
       }
       done += moved;
       if (moved < asked) return done;

@@ -118,7 +118,7 @@ TEST_F(journal_damage, a_deleted_newest_segment_is_an_error_in_every_mode_but_sa
     auto e = thrown([&] { journal::open(dir / "log", in_mode(mode)); });
     ASSERT_TRUE(e) << "mode " << static_cast<int>(mode);
     EXPECT_EQ(e->code().value(), EILSEQ);
-    EXPECT_NE(error_text(e).find("segment " + segments.back().filename().native() +
+    EXPECT_NE(error_text(e).find("segment " + segments.back().filename().string() +
                                  " is missing: this segment was sealed once it existed, and the "
                                  "records from lsn " +
                                  std::to_string(first_lost) + " on went there"),

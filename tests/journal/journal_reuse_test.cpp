@@ -2,7 +2,6 @@
 // a spare, the next segment is made from it, its older records never come
 // back, recovery of a reused segment, and the spares a journal must not use.
 #include <gtest/gtest.h>
-#include <sys/stat.h>
 
 #include <cerrno>
 #include <filesystem>
@@ -35,12 +34,6 @@ std::vector<std::filesystem::path> spare_files(const std::filesystem::path& dir)
   for (const auto& entry : std::filesystem::directory_iterator(dir))
     if (entry.path().extension() == ".spare") out.push_back(entry.path());
   return out;
-}
-
-ino_t inode_of(const std::filesystem::path& path) {
-  struct stat info {};
-  EXPECT_EQ(::stat(path.c_str(), &info), 0) << path;
-  return info.st_ino;
 }
 
 // Whether `segment`'s header has the reused flag: it was made from a spare.
@@ -80,12 +73,12 @@ TEST_F(journal_reuse, truncate_keeps_one_spare_and_the_next_segment_is_made_from
   write_and_truncate(log, dir.path());
   auto spares = spare_files(dir.path());
   ASSERT_EQ(spares.size(), 1u);
-  ino_t spare_inode = inode_of(spares[0]);
+  file_identity spare = identity_of(spares[0]);
   std::string old_bytes = read_all(spares[0]);
   std::uint64_t last = write_until_rotation(log, dir.path(), kept_from);
   EXPECT_TRUE(spare_files(dir.path()).empty());
   auto newest = segment_files(dir.path()).back();
-  EXPECT_EQ(inode_of(newest), spare_inode);
+  EXPECT_EQ(identity_of(newest), spare);
   EXPECT_TRUE(made_from_spare(newest));
   // Its earlier life's records are still there, past the new ones.
   std::string new_bytes = read_all(newest);

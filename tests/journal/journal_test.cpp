@@ -411,7 +411,7 @@ TEST_F(journal_recovery, corruption_in_an_older_segment_is_an_error_and_salvage_
   ASSERT_FALSE(kept.empty());
   EXPECT_EQ(kept, expected_records(1, kept.size()));
   EXPECT_EQ(log.next_lsn(), kept.size() + 1);
-  EXPECT_TRUE(std::filesystem::exists(segments[2].native() + ".corrupt"));
+  EXPECT_TRUE(std::filesystem::exists(segments[2].string() + ".corrupt"));
 }
 
 TEST_F(journal_recovery, a_leftover_temporary_segment_is_removed) {

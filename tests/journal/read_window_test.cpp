@@ -4,9 +4,7 @@
 // ranges without reading them.
 #include "journal/read_window.hpp"
 
-#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <cstddef>
@@ -28,7 +26,7 @@ constexpr std::size_t mib = std::size_t{1} << 20;
 
 // One preadv that reached the fake: where, and how much it asked for.
 struct read_call {
-  off_t offset;
+  std::int64_t offset;
   std::size_t requested;
   bool operator==(const read_call&) const = default;
 };
@@ -40,7 +38,7 @@ class read_window_test : public dir_test {
   void SetUp() override {
     write_all(dir / "segment", content_);
     source_ = sluice::file::open(dir / "segment", {.mode = sluice::open_mode::read_only});
-    fake_.on_read_at([this](int, off_t offset, std::size_t requested) {
+    fake_.on_read_at([this](auto, std::int64_t offset, std::size_t requested) {
       reads_.push_back({offset, requested});
       return transfer_action{};
     });
@@ -127,8 +125,11 @@ TEST_F(read_window_test, data_ranges_skip_the_holes_of_a_sparse_file) {
     sparse.resize(4 * mib);
   }
   auto sparse = sluice::file::open(path, {.mode = sluice::open_mode::read_only});
-  // Asked directly, not through the seam: does the filesystem report holes?
-  if (::lseek(sparse.native_handle(), 0, SEEK_HOLE) >= static_cast<off_t>(mib))
+  // Asked of the backend itself, not through the fake: does the filesystem
+  // report holes?
+  std::int64_t hole = sluice::detail::real_sys().seek_region(sparse.native_handle(), 0,
+                                                             sluice::detail::region::hole);
+  if (hole < 0 || hole >= static_cast<std::int64_t>(mib))
     GTEST_SKIP() << "the filesystem does not report the holes of a sparse file";
   read_window window(sparse, 3 * mib);
   auto ranges = window.data_ranges(0);

@@ -1,8 +1,6 @@
 // sluice::file: sync and the poison a failed sync leaves, sync_directory,
 // ownership of the descriptor (release, moves, close) and the error handler.
-#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -10,6 +8,7 @@
 #include <sluice/sluice.hpp>
 #include <string>
 
+#include "os/path_text.hpp"
 #include "support/fake_sys.hpp"
 #include "support/test_support.hpp"
 
@@ -202,20 +201,28 @@ TEST_F(file_sync, sync_directory_errors_name_the_directory) {
 
 // --- ownership -----------------------------------------------------------------
 
+// Whether `h` is open, asked of the backend itself (not through a fake).
+bool is_open_handle(sluice::native_handle_type h) {
+  sluice::detail::file_facts facts;
+  return sluice::detail::real_sys().facts(h, &facts) == 0;
+}
+
 TEST_F(file_life, release_gives_the_descriptor_without_closing_it) {
   auto f = file::open(dir / "r");
-  int fd = f.native_handle();
+  auto fd = f.native_handle();
   fake_sys fake;
   EXPECT_EQ(f.release(), fd);
   EXPECT_FALSE(f.is_open());
-  EXPECT_EQ(f.native_handle(), -1);
-  EXPECT_EQ(f.release(), -1);
+  EXPECT_EQ(f.native_handle(), sluice::detail::no_handle());
+  EXPECT_EQ(f.release(), sluice::detail::no_handle());
   f.close();
   { file gone = std::move(f); }
   EXPECT_EQ(fake.calls(call::close), 0);
-  EXPECT_NE(::fcntl(fd, F_GETFD), -1);  // still open: ours now
-  EXPECT_EQ(::write(fd, "ok", 2), 2);
-  ::close(fd);
+  EXPECT_TRUE(is_open_handle(fd));  // still open: ours now
+  char ok[] = "ok";
+  sluice::detail::io_piece piece{ok, 2};
+  EXPECT_EQ(sluice::detail::real_sys().write_at(fd, &piece, 1, 0), 2);
+  sluice::detail::real_sys().close(fd);
   EXPECT_EQ(read_all(dir / "r"), "ok");
 }
 
@@ -229,8 +236,10 @@ TEST_F(file_life, close_twice_is_harmless) {
 }
 
 TEST_F(file_life, adopting_a_descriptor_closes_it) {
-  int fd = ::open((dir / "adopted").c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
-  ASSERT_GE(fd, 0);
+  auto fd = sluice::detail::real_sys().open(
+      sluice::detail::working_directory, sluice::detail::path_text(dir / "adopted").c_str(),
+      {.mode = sluice::detail::open_request::access::write, .create = true, .permissions = 0600});
+  ASSERT_NE(fd, sluice::detail::no_handle());
   {
     fake_sys fake;
     file f(fd, "adopted");
@@ -240,7 +249,7 @@ TEST_F(file_life, adopting_a_descriptor_closes_it) {
     { file gone = std::move(f); }
     EXPECT_EQ(fake.calls(call::close), 1);
   }
-  EXPECT_EQ(::fcntl(fd, F_GETFD), -1);
+  EXPECT_FALSE(is_open_handle(fd));
   EXPECT_EQ(read_all(dir / "adopted"), "mine");
 }
 
@@ -264,11 +273,11 @@ TEST_F(file_life, moved_from_file_is_safe_and_refuses_work) {
 TEST_F(file_life, move_assignment_closes_the_old_descriptor) {
   auto a = file::open(dir / "a");
   auto b = file::open(dir / "b");
-  int old_fd = a.native_handle();
+  auto old_fd = a.native_handle();
   fake_sys fake;
   a = std::move(b);
   EXPECT_EQ(fake.calls(call::close), 1);
-  EXPECT_EQ(::fcntl(old_fd, F_GETFD), -1);
+  EXPECT_FALSE(is_open_handle(old_fd));
   a.write(bytes_of("to b"));
   a.close();
   EXPECT_EQ(read_all(dir / "b"), "to b");

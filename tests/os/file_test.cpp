@@ -1,9 +1,12 @@
 // sluice::file: open modes, permissions, transfers, size, preallocation,
 // extents and the messages of write errors.
-#include <fcntl.h>
 #include <gtest/gtest.h>
+
+#ifndef _WIN32
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#endif
 
 #include <cerrno>
 #include <cstring>
@@ -14,6 +17,7 @@
 
 #include "support/fake_sys.hpp"
 #include "support/filesystem.hpp"
+#include "support/platform.hpp"
 #include "support/test_support.hpp"
 
 namespace {
@@ -31,7 +35,7 @@ TEST_F(file_open, create_new_creates_a_missing_file_for_reading_and_writing) {
   auto path = dir / "new.bin";
   auto f = file::open(path, {.mode = open_mode::create_new});
   EXPECT_TRUE(f.is_open());
-  EXPECT_EQ(f.path(), path.native());
+  EXPECT_EQ(f.path(), path.string());
   f.write(bytes_of("hello"));
   EXPECT_EQ(read_text(f, 5, 0), "hello");
   f.close();
@@ -143,6 +147,7 @@ TEST_F(file_open, a_missing_directory_is_enoent_and_a_directory_is_eisdir) {
   EXPECT_NE(std::string(directory->what()).find(quoted(dir.path())), std::string::npos);
 }
 
+#ifndef _WIN32
 TEST_F(file_open, permissions_are_applied_before_the_umask) {
   {
     scoped_umask no_mask(0);
@@ -180,6 +185,11 @@ TEST_F(file_open, every_mode_sets_close_on_exec) {
   auto f = file::open(dir / "y", {.mode = open_mode::create_new});
   EXPECT_TRUE(::fcntl(f.native_handle(), F_GETFD) & FD_CLOEXEC);
 }
+#else
+SLUICE_SKIPPED_ON_WINDOWS_F(file_open, permissions_are_applied_before_the_umask,
+                            "POSIX permission bits and the umask")
+SLUICE_SKIPPED_ON_WINDOWS_F(file_open, every_mode_sets_close_on_exec, "FD_CLOEXEC (fcntl)")
+#endif
 
 TEST_F(file_open, append_fails_cleanly_when_its_size_cannot_be_read) {
   fake_sys fake;
@@ -329,6 +339,7 @@ TEST_F(file_io, preallocate_grows_the_file) {
 }
 
 TEST(file_tmpfs, preallocate_works_on_tmpfs) {
+  SLUICE_SKIP_ON_WINDOWS("a tmpfs at /dev/shm");
   if (!on_tmpfs("/dev/shm"))
     GTEST_SKIP() << "/dev/shm is not a tmpfs here, as the backend's filesystem_of says";
   temp_dir shm("/dev/shm");
@@ -338,6 +349,7 @@ TEST(file_tmpfs, preallocate_works_on_tmpfs) {
 }
 
 TEST(file_tmpfs, extent_count_is_not_supported_on_tmpfs) {
+  SLUICE_SKIP_ON_WINDOWS("a tmpfs at /dev/shm");
   if (!on_tmpfs("/dev/shm"))
     GTEST_SKIP() << "/dev/shm is not a tmpfs here, as the backend's filesystem_of says";
   temp_dir shm("/dev/shm");

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 #include <random>
 #include <string>
 #include <vector>
@@ -45,7 +46,10 @@ std::vector<std::pair<const char*, scan>> scans() {
 
 TEST(line_search, every_scan_finds_what_a_byte_loop_finds) {
   constexpr std::size_t size = newline_stretch;
-  auto* memory = static_cast<std::byte*>(std::aligned_alloc(64, size + newline_block_size));
+  // 64-byte aligned, as the reader's buffer is (operator new: aligned_alloc
+  // is missing from Windows' C library).
+  constexpr std::align_val_t alignment{64};
+  auto* memory = static_cast<std::byte*>(::operator new(size + newline_block_size, alignment));
   std::mt19937_64 random(42);
   std::vector<std::uint32_t> index(newline_index_capacity + 1);
   for (int round = 0; round < 3000; ++round) {
@@ -75,7 +79,7 @@ TEST(line_search, every_scan_finds_what_a_byte_loop_finds) {
                            << limit - block;
     }
   }
-  std::free(memory);
+  ::operator delete(memory, alignment);
 }
 
 TEST(line_search, the_chosen_scan_is_the_best_this_cpu_has) {

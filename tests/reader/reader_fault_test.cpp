@@ -5,7 +5,6 @@
 // show; EIO names the path and offset, changes nothing, and the next call
 // reads again; a file cut between two reads is "file shrank".
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <functional>
@@ -63,7 +62,7 @@ TEST_F(reader_fault, short_reads_of_every_length_do_not_show) {
 TEST_F(reader_fault, eintr_at_every_read_does_not_show) {
   fake_sys fake;
   bool interrupt = false;
-  fake.on_read_at([&](int, std::int64_t, std::size_t) {
+  fake.on_read_at([&](auto, std::int64_t, std::size_t) {
     interrupt = !interrupt;
     return interrupt ? transfer_action{transfer_action::fail, EINTR} : transfer_action{};
   });
@@ -140,9 +139,9 @@ TEST_F(reader_fault, a_failed_stat_in_skip_and_at_open_is_thrown) {
 
 TEST_F(reader_fault, a_file_cut_between_two_reads_is_file_shrank) {
   fake_sys fake;
-  fake.on_read_at([&](int, std::int64_t, std::size_t) {
+  fake.on_read_at([&](auto, std::int64_t, std::size_t) {
     if (fake.calls(call::read_at) == 2) {
-      EXPECT_EQ(::truncate(path.c_str(), buffer + 10), 0);
+      std::filesystem::resize_file(path, buffer + 10);
     }
     return transfer_action{};
   });
@@ -158,9 +157,9 @@ TEST_F(reader_fault, a_file_cut_between_two_reads_is_file_shrank) {
 
 TEST_F(reader_fault, a_file_cut_inside_a_short_read_is_file_shrank) {
   fake_sys fake;
-  fake.on_read_at([&](int, std::int64_t, std::size_t requested) {
+  fake.on_read_at([&](auto, std::int64_t, std::size_t requested) {
     if (fake.calls(call::read_at) != 1) return transfer_action{};
-    EXPECT_EQ(::truncate(path.c_str(), 100), 0);  // after the first part, before the rest
+    std::filesystem::resize_file(path, 100);  // after the first part, before the rest
     return transfer_action{transfer_action::partial, 0, requested / 2};
   });
   reader in(path, {.buffer_size = buffer});

@@ -82,7 +82,7 @@ TEST_F(reader_fields, a_bad_field_names_its_text_path_line_and_offset) {
   EXPECT_EQ(error->code(), std::error_code(EINVAL, std::generic_category()));
   EXPECT_EQ(error->line(), 212u);
   EXPECT_EQ(error->offset(), offset);
-  EXPECT_EQ(error->path(), path.native());
+  EXPECT_EQ(error->path(), path.string());
   EXPECT_EQ(std::string(error->what()), "sluice: parse double \"0.5x\" in " + quoted(path) +
                                             " at line 212, offset " + std::to_string(offset) +
                                             ": expected a decimal number, inf or nan");

@@ -5,9 +5,12 @@
 // length, EIO naming the offset, a file cut under it; more than IOV_MAX
 // pieces; a pipe, a borrowed descriptor and caching_mode::direct, where
 // every piece goes through the buffer.
-#include <fcntl.h>
 #include <gtest/gtest.h>
+
+#ifndef _WIN32
+#include <fcntl.h>
 #include <unistd.h>
+#endif
 
 #include <cerrno>
 #include <sluice/sluice.hpp>
@@ -16,6 +19,7 @@
 
 #include "support/fake_sys.hpp"
 #include "support/filesystem.hpp"
+#include "support/platform.hpp"
 #include "support/test_support.hpp"
 
 namespace {
@@ -144,7 +148,7 @@ TEST_F(reader_scatter, eio_at_the_preadv_names_the_offset_and_the_next_call_read
 
 TEST_F(reader_scatter, a_file_cut_under_the_preadv_is_file_shrank) {
   reader in(path, {.buffer_size = buffer});
-  ASSERT_EQ(::truncate(path.c_str(), 5000), 0);
+  std::filesystem::resize_file(path, 5000);
   scatter into({4000, 4000});
   auto e = thrown([&] { in.read_into(into.buffers()); });
   ASSERT_TRUE(e);
@@ -178,6 +182,7 @@ TEST_F(reader_scatter, empty_pieces_take_nothing_and_do_not_cut_a_run) {
   EXPECT_EQ(fake.reads_at()[0].requested, 6000u);
 }
 
+#ifndef _WIN32
 // A borrowed descriptor reads at its own offset: every piece through the
 // buffer, one read per buffer, none straight into the pieces.
 TEST_F(reader_scatter, a_borrowed_descriptor_copies_every_piece_through_the_buffer) {
@@ -209,6 +214,13 @@ TEST_F(reader_scatter, a_pipe_fed_in_odd_pieces_is_read_whole) {
   EXPECT_TRUE(into.joined() == text);
   EXPECT_TRUE(in.eof());
 }
+#else
+SLUICE_SKIPPED_ON_WINDOWS_F(reader_scatter,
+                            a_borrowed_descriptor_copies_every_piece_through_the_buffer,
+                            "borrows a descriptor from open(2)")
+SLUICE_SKIPPED_ON_WINDOWS_F(reader_scatter, a_pipe_fed_in_odd_pieces_is_read_whole,
+                            "feeds a pipe(2) from a thread (pipe_ends, sender)")
+#endif
 
 TEST_F(reader_scatter, direct_copies_every_piece_through_its_aligned_buffer) {
   std::size_t block = direct_block(dir / "probe");

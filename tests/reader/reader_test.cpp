@@ -3,7 +3,6 @@
 // file told from errors, a file that shrinks or grows under the reader,
 // moves, and which calls stay in the buffer.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <cstdint>
@@ -11,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "os/page_size.hpp"
 #include "support/fake_sys.hpp"
 #include "support/test_support.hpp"
 
@@ -129,7 +129,7 @@ TEST_F(reader_test, runs_of_empty_lines_longer_than_the_index_come_one_by_one) {
         others += *line;
       }
     }
-    EXPECT_EQ(empty, 3 * 8192 + 7 + 19999);
+    EXPECT_EQ(empty, std::size_t{3 * 8192 + 7 + 19999});
     EXPECT_EQ(others, "end");
   }
 }
@@ -257,7 +257,7 @@ TEST_F(reader_test, the_buffer_starts_at_its_place_in_a_page) {
 #if defined(__x86_64__)
   if (__builtin_cpu_is("amd")) lead = 1040;
 #endif
-  auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+  auto page = static_cast<std::uintptr_t>(sluice::detail::page_size());
   auto place = [&](const void* bytes) { return reinterpret_cast<std::uintptr_t>(bytes) % page; };
   for (std::size_t size : {std::size_t{1}, std::size_t{100}, std::size_t{1} << 20}) {
     reader in(with(pattern(10000)), {.buffer_size = size});
@@ -306,7 +306,7 @@ TEST_F(reader_test, a_file_that_shrinks_under_the_reader_is_an_error_naming_wher
   auto path = with(std::string(1 << 20, 'x'));
   reader in(path, {.buffer_size = 64 * 1024});
   EXPECT_EQ(in.skip(60000), 60000u);
-  ASSERT_EQ(::truncate(path.c_str(), 100 * 1024), 0);
+  std::filesystem::resize_file(path, 100 * 1024);
   auto e = thrown([&] { in.skip_line(); });
   ASSERT_TRUE(e);
   EXPECT_EQ(e->code().value(), ENODATA);
@@ -321,7 +321,7 @@ TEST_F(reader_test, skip_past_the_end_of_a_file_that_shrank_is_an_error) {
   auto path = with(std::string(100000, 'x'));
   reader in(path, {.buffer_size = 4096});
   (void)in.get();
-  ASSERT_EQ(::truncate(path.c_str(), 50000), 0);
+  std::filesystem::resize_file(path, 50000);
   auto e = thrown([&] { in.skip(90000); });
   ASSERT_TRUE(e);
   EXPECT_NE(std::string(e->what()).find("file shrank to 50000 bytes"), std::string::npos)

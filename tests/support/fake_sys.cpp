@@ -13,15 +13,16 @@ using sluice::detail::sys_table;
 
 const sys_table& real() { return sluice::detail::real_sys(); }
 
-std::size_t total(const iovec* iov, int count) {
+std::size_t total(const sluice::detail::io_piece* iov, int count) {
   std::size_t sum = 0;
   for (int i = 0; i < count; ++i) sum += iov[i].iov_len;
   return sum;
 }
 
 // The first `bytes` bytes that iov[0, count) describes.
-std::vector<iovec> truncated(const iovec* iov, int count, std::size_t bytes) {
-  std::vector<iovec> head;
+std::vector<sluice::detail::io_piece> truncated(const sluice::detail::io_piece* iov, int count,
+                                                std::size_t bytes) {
+  std::vector<sluice::detail::io_piece> head;
   for (int i = 0; i < count && bytes > 0; ++i) {
     std::size_t n = std::min(bytes, iov[i].iov_len);
     head.push_back({iov[i].iov_base, n});
@@ -34,6 +35,12 @@ std::vector<iovec> truncated(const iovec* iov, int count, std::size_t bytes) {
 int failed(int error_value) {
   errno = error_value;
   return -1;
+}
+
+// Returns no handle with errno set, like the real open.
+sluice::detail::handle failed_open(int error_value) {
+  errno = error_value;
+  return sluice::detail::no_handle();
 }
 
 bool transfers_bytes(call which) {
@@ -162,8 +169,9 @@ std::optional<fake_sys::plan> fake_sys::planned_transfer(call which, std::size_t
   return std::nullopt;
 }
 
-ssize_t fake_sys::transfer(call which, int fd, const iovec* iov, int count, std::int64_t offset) {
-  auto real_call = [&](const iovec* v, int n) {
+ssize_t fake_sys::transfer(call which, sluice::detail::handle fd,
+                           const sluice::detail::io_piece* iov, int count, std::int64_t offset) {
+  auto real_call = [&](const sluice::detail::io_piece* v, int n) {
     if (which == call::write_stream) return real().write_stream(fd, v, n);
     if (which == call::read_stream) return real().read_stream(fd, v, n);
     return (which == call::write_at ? real().write_at : real().read_at)(fd, v, n, offset);
@@ -199,18 +207,19 @@ ssize_t fake_sys::transfer(call which, int fd, const iovec* iov, int count, std:
   return record(real_call(iov, count));
 }
 
-int fake_sys::open_entry(int dir, const char* path, const sluice::detail::open_request& how) {
+sluice::detail::handle fake_sys::open_entry(sluice::detail::handle dir, const char* path,
+                                            const sluice::detail::open_request& how) {
   std::lock_guard lock(active_->mutex_);
   active_->opens_.push_back(how);
   active_->open_paths_.push_back(path);
-  if (auto planned = active_->next(call::open)) return failed(planned->error);
-  if (active_->refuse_unnamed_temporary_ && how.unnamed_temporary) return failed(EOPNOTSUPP);
+  if (auto planned = active_->next(call::open)) return failed_open(planned->error);
+  if (active_->refuse_unnamed_temporary_ && how.unnamed_temporary) return failed_open(EOPNOTSUPP);
   if (active_->open_hook_)
-    if (int error = active_->open_hook_(path, how); error != 0) return failed(error);
+    if (int error = active_->open_hook_(path, how); error != 0) return failed_open(error);
   return real().open(dir, path, how);
 }
 
-int fake_sys::close_entry(int fd) {
+int fake_sys::close_entry(sluice::detail::handle fd) {
   std::lock_guard lock(active_->mutex_);
   auto planned = active_->next(call::close);
   int result = real().close(fd);
@@ -219,28 +228,29 @@ int fake_sys::close_entry(int fd) {
 }
 
 template <call which>
-ssize_t fake_sys::transfer_entry(int fd, const iovec* iov, int count, std::int64_t offset) {
+ssize_t fake_sys::transfer_entry(sluice::detail::handle fd, const sluice::detail::io_piece* iov,
+                                 int count, std::int64_t offset) {
   std::lock_guard lock(active_->mutex_);
   return active_->transfer(which, fd, iov, count, offset);
 }
 
 template <call which>
-ssize_t fake_sys::stream_entry(int fd, const iovec* iov, int count) {
+ssize_t fake_sys::stream_entry(sluice::detail::handle fd, const sluice::detail::io_piece* iov,
+                               int count) {
   std::lock_guard lock(active_->mutex_);
   return active_->transfer(which, fd, iov, count, -1);
 }
 
 template <call which>
-int fake_sys::sync_entry(int fd) {
+int fake_sys::sync_entry(sluice::detail::handle fd) {
   std::lock_guard lock(active_->mutex_);
   sluice::detail::file_facts facts;
-  if (real().facts(fd, &facts) == 0)
-    active_->synced_.push_back({static_cast<dev_t>(facts.device), static_cast<ino_t>(facts.inode)});
+  if (real().facts(fd, &facts) == 0) active_->synced_.push_back({facts.device, facts.inode});
   if (auto planned = active_->next(which)) return failed(planned->error);
   return which == call::sync_all ? real().sync_all(fd) : real().sync_directory(fd);
 }
 
-int fake_sys::preallocate_entry(int fd, std::int64_t offset, std::int64_t length,
+int fake_sys::preallocate_entry(sluice::detail::handle fd, std::int64_t offset, std::int64_t length,
                                 sluice::detail::space_mode how) {
   std::lock_guard lock(active_->mutex_);
   if (auto planned = active_->next(call::preallocate)) return failed(planned->error);
@@ -250,14 +260,16 @@ int fake_sys::preallocate_entry(int fd, std::int64_t offset, std::int64_t length
   return zero_by_hand(fd, offset, length);
 }
 
-int fake_sys::writeback_entry(int fd, std::int64_t offset, std::int64_t length, bool wait) {
+int fake_sys::writeback_entry(sluice::detail::handle fd, std::int64_t offset, std::int64_t length,
+                              bool wait) {
   std::lock_guard lock(active_->mutex_);
   active_->writebacks_.push_back({offset, length, wait});
   if (auto planned = active_->next(call::writeback)) return failed(planned->error);
   return real().writeback(fd, offset, length, wait);
 }
 
-int fake_sys::direct_alignment_entry(int fd, sluice::detail::direct_io_facts* out) {
+int fake_sys::direct_alignment_entry(sluice::detail::handle fd,
+                                     sluice::detail::direct_io_facts* out) {
   std::lock_guard lock(active_->mutex_);
   if (auto planned = active_->next(call::direct_alignment)) return failed(planned->error);
   int result = real().direct_alignment(fd, out);
@@ -268,7 +280,7 @@ int fake_sys::direct_alignment_entry(int fd, sluice::detail::direct_io_facts* ou
   return result;
 }
 
-int fake_sys::filesystem_of_entry(int fd, sluice::detail::filesystem* out) {
+int fake_sys::filesystem_of_entry(sluice::detail::handle fd, sluice::detail::filesystem* out) {
   std::lock_guard lock(active_->mutex_);
   if (auto planned = active_->next(call::filesystem_of)) return failed(planned->error);
   int result = real().filesystem_of(fd, out);
@@ -306,8 +318,8 @@ void fake_sys::async_close_entry(sluice::detail::async_queue* queue) {
   active_->async_.reset();
 }
 
-int fake_sys::async_register_entry(sluice::detail::async_queue* queue, const iovec* buffers,
-                                   unsigned count) {
+int fake_sys::async_register_entry(sluice::detail::async_queue* queue,
+                                   const sluice::detail::io_piece* buffers, unsigned count) {
   std::lock_guard lock(active_->mutex_);
   if (auto planned = active_->next(call::async_register)) return failed(planned->error);
   if (active_->async_mode_ == async_mode::real) return real().async_register(queue, buffers, count);
@@ -318,15 +330,16 @@ int fake_sys::async_register_entry(sluice::detail::async_queue* queue, const iov
 bool fake_sys::in_registered(const void* data, unsigned size, int buffer_index) const {
   if (buffer_index < 0 || static_cast<std::size_t>(buffer_index) >= async_->registered.size())
     return false;
-  const iovec& buffer = async_->registered[static_cast<std::size_t>(buffer_index)];
+  const sluice::detail::io_piece& buffer =
+      async_->registered[static_cast<std::size_t>(buffer_index)];
   auto* begin = static_cast<const char*>(buffer.iov_base);
   auto* first = static_cast<const char*>(data);
   return first >= begin && first + size <= begin + buffer.iov_len;
 }
 
-int fake_sys::async_submit_entry(sluice::detail::async_queue* queue, int fd, const void* data,
-                                 unsigned size, std::int64_t offset, int buffer_index,
-                                 std::uint64_t tag) {
+int fake_sys::async_submit_entry(sluice::detail::async_queue* queue, sluice::detail::handle fd,
+                                 const void* data, unsigned size, std::int64_t offset,
+                                 int buffer_index, std::uint64_t tag) {
   std::lock_guard lock(active_->mutex_);
   fake_sys& fake = *active_;
   async_request request{fd, data, size, offset, buffer_index, tag};
@@ -373,7 +386,7 @@ void fake_sys::perform_pending() {
 
 // Performs one emulated async write as a write_at and queues its completion.
 void fake_sys::perform(const async_request& request) {
-  iovec one{const_cast<void*>(request.data), request.size};
+  sluice::detail::io_piece one{const_cast<void*>(request.data), request.size};
   ssize_t result = transfer(call::write_at, request.fd, &one, 1, request.offset);
   async_->completed.push_back({request.tag, result < 0 ? -errno : static_cast<int>(result)});
 }

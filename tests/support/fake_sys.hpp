@@ -40,9 +40,6 @@
 // counts and records once the other threads are done.
 #pragma once
 
-#include <sys/types.h>
-#include <sys/uio.h>
-
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -56,6 +53,7 @@
 #include <vector>
 
 #include "os/sys.hpp"
+#include "support/test_support.hpp"
 
 namespace sluice_test {
 
@@ -119,13 +117,6 @@ struct async_options {
   bool keep_failed = false;   // a failed submission stays queued, sent with the next
 };
 
-// Which file a descriptor is open on.
-struct file_identity {
-  dev_t device;
-  ino_t inode;
-  bool operator==(const file_identity&) const = default;
-};
-
 // One writeback that reached the fake.
 struct writeback_record {
   std::int64_t offset;
@@ -135,7 +126,7 @@ struct writeback_record {
 
 // One async_submit that reached the emulated queue.
 struct async_submit_record {
-  int fd;
+  sluice::detail::handle fd;
   const void* data;
   unsigned size;
   std::int64_t offset;
@@ -146,13 +137,13 @@ struct async_submit_record {
 
 // One write_at, write_stream or read_at that reached the fake.
 struct write_record {
-  int fd;
+  sluice::detail::handle fd;
   std::int64_t offset;    // -1 for write_stream
   std::size_t requested;  // total bytes of the iovecs
   int iov_count;
   ssize_t result;                // what the fake returned
   int error;                     // errno when result < 0
-  const void* memory = nullptr;  // the first iovec's address
+  const void* memory = nullptr;  // the first sluice::detail::io_piece's address
 };
 
 // What a hook tells the fake to do with one write_at, write_stream or read_at: forward
@@ -221,8 +212,9 @@ class fake_sys {
   }
   // `hook(fd, offset, requested)` decides each read_at the plan above does
   // not (the handle and offset tell which file and where).
-  void on_read_at(
-      std::function<transfer_action(int fd, std::int64_t offset, std::size_t requested)> hook) {
+  void on_read_at(std::function<transfer_action(sluice::detail::handle fd, std::int64_t offset,
+                                                std::size_t requested)>
+                      hook) {
     read_at_hook_ = std::move(hook);
   }
 
@@ -253,7 +245,7 @@ class fake_sys {
 
   enum class async_mode { refused, emulated, real };
   struct async_request {
-    int fd;
+    sluice::detail::handle fd;
     const void* data;
     unsigned size;
     std::int64_t offset;
@@ -266,7 +258,7 @@ class fake_sys {
   };
   // The emulated queue's state (one queue at a time).
   struct async_state {
-    std::vector<iovec> registered;
+    std::vector<sluice::detail::io_piece> registered;
     std::deque<async_request> unsent;     // failed, kept queued (keep_failed)
     std::deque<async_request> submitted;  // deferred, not yet performed
     std::deque<async_completion> completed;
@@ -274,7 +266,8 @@ class fake_sys {
 
   // Counts the call and returns the plan for it, if any.
   std::optional<plan> next(call which);
-  ssize_t transfer(call which, int fd, const iovec* iov, int count, std::int64_t offset);
+  ssize_t transfer(call which, sluice::detail::handle fd, const sluice::detail::io_piece* iov,
+                   int count, std::int64_t offset);
   bool interrupted(call which);
   std::optional<plan> planned_transfer(call which, std::size_t requested);
   void perform(const async_request& request);
@@ -288,27 +281,32 @@ class fake_sys {
   // forwards it to the real backend.
   template <call which, auto member>
   struct forward;
-  static int open_entry(int dir, const char* path, const sluice::detail::open_request& how);
-  static int close_entry(int fd);
+  static sluice::detail::handle open_entry(sluice::detail::handle dir, const char* path,
+                                           const sluice::detail::open_request& how);
+  static int close_entry(sluice::detail::handle fd);
   template <call which>
-  static ssize_t transfer_entry(int fd, const iovec* iov, int count, std::int64_t offset);
+  static ssize_t transfer_entry(sluice::detail::handle fd, const sluice::detail::io_piece* iov,
+                                int count, std::int64_t offset);
   template <call which>
-  static ssize_t stream_entry(int fd, const iovec* iov, int count);
+  static ssize_t stream_entry(sluice::detail::handle fd, const sluice::detail::io_piece* iov,
+                              int count);
   template <call which>
-  static int sync_entry(int fd);
-  static int preallocate_entry(int fd, std::int64_t offset, std::int64_t length,
+  static int sync_entry(sluice::detail::handle fd);
+  static int preallocate_entry(sluice::detail::handle fd, std::int64_t offset, std::int64_t length,
                                sluice::detail::space_mode how);
-  static int direct_alignment_entry(int fd, sluice::detail::direct_io_facts* out);
-  static int filesystem_of_entry(int fd, sluice::detail::filesystem* out);
-  static int writeback_entry(int fd, std::int64_t offset, std::int64_t length, bool wait);
+  static int direct_alignment_entry(sluice::detail::handle fd,
+                                    sluice::detail::direct_io_facts* out);
+  static int filesystem_of_entry(sluice::detail::handle fd, sluice::detail::filesystem* out);
+  static int writeback_entry(sluice::detail::handle fd, std::int64_t offset, std::int64_t length,
+                             bool wait);
   static std::uint32_t effective_user_entry();
   static int async_open_entry(unsigned entries, sluice::detail::async_queue** queue);
   static void async_close_entry(sluice::detail::async_queue* queue);
-  static int async_register_entry(sluice::detail::async_queue* queue, const iovec* buffers,
-                                  unsigned count);
-  static int async_submit_entry(sluice::detail::async_queue* queue, int fd, const void* data,
-                                unsigned size, std::int64_t offset, int buffer_index,
-                                std::uint64_t tag);
+  static int async_register_entry(sluice::detail::async_queue* queue,
+                                  const sluice::detail::io_piece* buffers, unsigned count);
+  static int async_submit_entry(sluice::detail::async_queue* queue, sluice::detail::handle fd,
+                                const void* data, unsigned size, std::int64_t offset,
+                                int buffer_index, std::uint64_t tag);
   static int async_complete_entry(sluice::detail::async_queue* queue, std::uint64_t* tag,
                                   int* result);
   static int async_drain_entry(sluice::detail::async_queue* queue);
@@ -326,7 +324,7 @@ class fake_sys {
   bool zero_by_disk_ = false;
   std::function<transfer_action(int, std::size_t)> write_at_hook_;
   std::function<transfer_action(int, std::size_t)> write_stream_hook_;
-  std::function<transfer_action(int, std::int64_t, std::size_t)> read_at_hook_;
+  std::function<transfer_action(sluice::detail::handle, std::int64_t, std::size_t)> read_at_hook_;
   std::function<void(call)> before_each_;
   std::vector<write_record> writes_at_;
   std::vector<write_record> stream_writes_;

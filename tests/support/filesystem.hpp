@@ -34,10 +34,20 @@ std::size_t direct_block(const std::filesystem::path& path);
 std::string needs_droppable_cache(const std::filesystem::path& dir);
 
 // The empty string if the seam's backend reserves space for a file in
-// `dir` (preallocate, space_mode::grow), else why not: the filesystem has
-// no fallocate, or the backend refuses it (the portable POSIX one on
-// glibc). One probe file, removed.
-std::string needs_preallocation(const std::filesystem::path& dir);
+// `dir` the way `how` says (preallocate; grow by default, keep_size for
+// writer_options::preallocate's reservation past the data), else why not:
+// the filesystem has no fallocate, or the backend refuses it (the portable
+// POSIX one on glibc; the Win32 one under Wine, which reserves no clusters,
+// for keep_size). One probe file, removed.
+std::string needs_preallocation(const std::filesystem::path& dir,
+                                sluice::detail::space_mode how = sluice::detail::space_mode::grow);
+
+// The empty string if symbolic links can be made in `dir` (with
+// std::filesystem::create_symlink), else why a test that makes one must be
+// skipped: the MinGW-w64 build's standard library makes none (ENOSYS), and
+// Windows refuses them to a process without the privilege or Developer
+// Mode. One probe link, removed.
+std::string needs_symlinks(const std::filesystem::path& dir);
 
 // The empty string if the backend creates unnamed temporaries in `dir`
 // (O_TMPFILE), else why not: the filesystem or the backend refuses them.

@@ -2,7 +2,10 @@
 #pragma once
 
 #include <gtest/gtest.h>
+
+#ifndef _WIN32
 #include <unistd.h>
+#endif
 
 #include <algorithm>
 #include <cstdint>
@@ -92,7 +95,8 @@ inline std::uint64_t little_endian(std::string_view bytes, std::size_t at, std::
   return value;
 }
 
-// A child process: fork_child(body) runs body(write_end) in the child, which
+#ifndef _WIN32
+// POSIX only. A child process: fork_child(body) runs body(write_end) in the child, which
 // must not return (it ends with _exit), and gives the parent the child's pid
 // and the read end of a pipe from it. pid is -1 if the pipe or fork failed.
 struct child_process {
@@ -112,5 +116,6 @@ child_process fork_child(Body body) {
   if (pid < 0) ::close(fds[0]);
   return {pid, pid < 0 ? -1 : fds[0]};
 }
+#endif  // _WIN32
 
 }  // namespace sluice_test

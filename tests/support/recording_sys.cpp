@@ -11,7 +11,7 @@ namespace {
 
 const sluice::detail::sys_table& real() { return sluice::detail::real_sys(); }
 
-int no_sync(int) { return 0; }
+int no_sync(sluice::detail::handle) { return 0; }
 
 sluice::detail::sys_table make_syncless() {
   sluice::detail::sys_table table = real();
@@ -72,30 +72,33 @@ std::uint64_t recording_sys::count() const {
   return ops_.size();
 }
 
-std::string recording_sys::name_of(int fd) {
+std::string recording_sys::name_of(sluice::detail::handle fd) {
   std::lock_guard lock(mutex_);
-  return static_cast<std::size_t>(fd) < names_.size() ? names_[fd] : std::string();
+  auto found = names_.find(fd);
+  return found != names_.end() ? found->second : std::string();
 }
 
-int recording_sys::open_entry(int dir, const char* path, const sluice::detail::open_request& how) {
-  int fd = real().open(dir, path, how);
-  if (fd < 0) return fd;
+sluice::detail::handle recording_sys::open_entry(sluice::detail::handle dir, const char* path,
+                                                 const sluice::detail::open_request& how) {
+  auto fd = real().open(dir, path, how);
+  if (fd == sluice::detail::no_handle()) return fd;
   std::lock_guard lock(active_->mutex_);
-  auto& names = active_->names_;
-  if (names.size() <= static_cast<std::size_t>(fd)) names.resize(fd + 1);
-  names[fd] = how.directory ? std::string() : std::filesystem::path(path).filename().native();
+  active_->names_[fd] =
+      how.directory ? std::string() : std::filesystem::path(path).filename().string();
   return fd;
 }
 
-int recording_sys::close_entry(int fd) {
+int recording_sys::close_entry(sluice::detail::handle fd) {
   {
     std::lock_guard lock(active_->mutex_);
-    if (static_cast<std::size_t>(fd) < active_->names_.size()) active_->names_[fd].clear();
+    active_->names_.erase(fd);
   }
   return real().close(fd);
 }
 
-ssize_t recording_sys::write_at_entry(int fd, const iovec* iov, int count, std::int64_t offset) {
+ssize_t recording_sys::write_at_entry(sluice::detail::handle fd,
+                                      const sluice::detail::io_piece* iov, int count,
+                                      std::int64_t offset) {
   ssize_t done = real().write_at(fd, iov, count, offset);
   if (done <= 0) return done;
   std::string data;
@@ -113,18 +116,19 @@ ssize_t recording_sys::write_at_entry(int fd, const iovec* iov, int count, std::
 
 // A sync is recorded once it returns, but covers only the ops recorded
 // before it began: writes made meanwhile (by another thread) may miss it.
-void recording_sys::add_sync(recorded_op::kind what, int fd, std::uint64_t before) {
+void recording_sys::add_sync(recorded_op::kind what, sluice::detail::handle fd,
+                             std::uint64_t before) {
   add({what, what == recorded_op::dir_sync ? std::string() : name_of(fd), {}, before, {}, 0});
 }
 
-int recording_sys::sync_data_entry(int fd) {
+int recording_sys::sync_data_entry(sluice::detail::handle fd) {
   std::uint64_t before = active_->count();
   int result = real().sync_data(fd);
   if (result == 0) active_->add_sync(recorded_op::sync, fd, before);
   return result;
 }
 
-int recording_sys::sync_all_entry(int fd) {
+int recording_sys::sync_all_entry(sluice::detail::handle fd) {
   std::uint64_t before = active_->count();
   int result = real().sync_all(fd);
   bool directory = active_->name_of(fd).empty();  // opened as one
@@ -133,15 +137,15 @@ int recording_sys::sync_all_entry(int fd) {
   return result;
 }
 
-int recording_sys::sync_directory_entry(int fd) {
+int recording_sys::sync_directory_entry(sluice::detail::handle fd) {
   std::uint64_t before = active_->count();
   int result = real().sync_directory(fd);
   if (result == 0) active_->add_sync(recorded_op::dir_sync, fd, before);
   return result;
 }
 
-int recording_sys::preallocate_entry(int fd, std::int64_t offset, std::int64_t length,
-                                     sluice::detail::space_mode how) {
+int recording_sys::preallocate_entry(sluice::detail::handle fd, std::int64_t offset,
+                                     std::int64_t length, sluice::detail::space_mode how) {
   using sluice::detail::space_mode;
   if (how == space_mode::written_zeros && !active_->zero_by_disk_) {
     errno = EOPNOTSUPP;
@@ -159,7 +163,7 @@ int recording_sys::preallocate_entry(int fd, std::int64_t offset, std::int64_t l
   return result;
 }
 
-int recording_sys::resize_entry(int fd, std::int64_t length) {
+int recording_sys::resize_entry(sluice::detail::handle fd, std::int64_t length) {
   int result = real().resize(fd, length);
   if (result == 0)
     active_->add(
@@ -167,14 +171,15 @@ int recording_sys::resize_entry(int fd, std::int64_t length) {
   return result;
 }
 
-int recording_sys::rename_entry(int from_dir, const char* from, int to_dir, const char* to) {
+int recording_sys::rename_entry(sluice::detail::handle from_dir, const char* from,
+                                sluice::detail::handle to_dir, const char* to) {
   int result = real().rename(from_dir, from, to_dir, to);
   if (result != 0) return result;
-  std::string source = std::filesystem::path(from).filename().native();
-  std::string target = std::filesystem::path(to).filename().native();
+  std::string source = std::filesystem::path(from).filename().string();
+  std::string target = std::filesystem::path(to).filename().string();
   {
     std::lock_guard lock(active_->mutex_);  // open descriptors follow the file
-    for (std::string& name : active_->names_)
+    for (auto& [fd, name] : active_->names_)
       if (name == source) name = target;
   }
   active_->add({recorded_op::rename, source, target, 0, {}, 0});
@@ -183,11 +188,11 @@ int recording_sys::rename_entry(int from_dir, const char* from, int to_dir, cons
 
 // Descriptors still open on the file keep its name: a sync through one
 // after the unlink names a file that is gone, which the replay ignores.
-int recording_sys::remove_entry(int dir, const char* name) {
+int recording_sys::remove_entry(sluice::detail::handle dir, const char* name) {
   int result = real().remove(dir, name);
   if (result != 0) return result;
   active_->add(
-      {recorded_op::unlink, std::filesystem::path(name).filename().native(), {}, 0, {}, 0});
+      {recorded_op::unlink, std::filesystem::path(name).filename().string(), {}, 0, {}, 0});
   return result;
 }
 

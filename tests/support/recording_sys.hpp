@@ -6,9 +6,8 @@
 // leave behind. One at a time; thread-safe.
 #pragma once
 
-#include <sys/types.h>
-
 #include <cstdint>
+#include <map>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -50,27 +49,30 @@ class recording_sys {
  private:
   void add(recorded_op op);
   std::uint64_t count() const;
-  std::string name_of(int fd);
+  std::string name_of(sluice::detail::handle fd);
 
   static recording_sys* active_;
-  static int open_entry(int dir, const char* path, const sluice::detail::open_request& how);
-  static int close_entry(int fd);
-  static ssize_t write_at_entry(int fd, const iovec* iov, int count, std::int64_t offset);
-  static int sync_data_entry(int fd);
-  static int sync_all_entry(int fd);
-  static int sync_directory_entry(int fd);
-  static int preallocate_entry(int fd, std::int64_t offset, std::int64_t length,
+  static sluice::detail::handle open_entry(sluice::detail::handle dir, const char* path,
+                                           const sluice::detail::open_request& how);
+  static int close_entry(sluice::detail::handle fd);
+  static ssize_t write_at_entry(sluice::detail::handle fd, const sluice::detail::io_piece* iov,
+                                int count, std::int64_t offset);
+  static int sync_data_entry(sluice::detail::handle fd);
+  static int sync_all_entry(sluice::detail::handle fd);
+  static int sync_directory_entry(sluice::detail::handle fd);
+  static int preallocate_entry(sluice::detail::handle fd, std::int64_t offset, std::int64_t length,
                                sluice::detail::space_mode how);
-  static int resize_entry(int fd, std::int64_t length);
-  static int rename_entry(int from_dir, const char* from, int to_dir, const char* to);
-  static int remove_entry(int dir, const char* name);
+  static int resize_entry(sluice::detail::handle fd, std::int64_t length);
+  static int rename_entry(sluice::detail::handle from_dir, const char* from,
+                          sluice::detail::handle to_dir, const char* to);
+  static int remove_entry(sluice::detail::handle dir, const char* name);
   // Records a sync of `fd` that covers the ops recorded before `before`.
-  void add_sync(recorded_op::kind what, int fd, std::uint64_t before);
+  void add_sync(recorded_op::kind what, sluice::detail::handle fd, std::uint64_t before);
 
   bool zero_by_disk_;
   sluice::detail::sys_table table_;
   mutable std::mutex mutex_;
-  std::vector<std::string> names_;  // by descriptor; empty for directories
+  std::map<sluice::detail::handle, std::string> names_;  // by handle; empty for directories
   std::vector<recorded_op> ops_;
 };
 

@@ -1,23 +1,20 @@
 #include "support/test_support.hpp"
 
-#include <fcntl.h>
-#include <grp.h>
-#include <pthread.h>
+#ifdef _WIN32
+#include <windows.h>
+#else
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
+#endif
 
 #include <algorithm>
 #include <cerrno>
-#include <chrono>
-#include <csignal>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <random>
 #include <stdexcept>
-#include <utility>
 #include <vector>
 
 #include "os/sys.hpp"
@@ -26,21 +23,39 @@
 namespace sluice_test {
 namespace {
 
+// $TMPDIR, or /tmp; on Windows, its own temporary directory (TMP, TEMP).
 std::filesystem::path default_base() {
+#ifdef _WIN32
+  return std::filesystem::temp_directory_path();
+#else
   const char* tmpdir = std::getenv("TMPDIR");
   return tmpdir && *tmpdir ? tmpdir : "/tmp";
+#endif
+}
+
+// A new directory `base`/sluice-test-XXXXXX, the X's unique.
+std::filesystem::path make_unique_directory(const std::filesystem::path& base) {
+#ifdef _WIN32
+  std::random_device seed;
+  std::mt19937_64 random(seed());
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    auto path = base / ("sluice-test-" + std::to_string(random() % 1000000000));
+    if (std::filesystem::create_directory(path)) return path;
+  }
+  throw std::runtime_error("no unused name for a directory under " + base.string());
+#else
+  std::string name = (base / "sluice-test-XXXXXX").native();
+  if (::mkdtemp(name.data()) == nullptr)
+    throw std::system_error(errno, std::generic_category(), "mkdtemp " + name);
+  return name;
+#endif
 }
 
 }  // namespace
 
 temp_dir::temp_dir() : temp_dir(default_base()) {}
 
-temp_dir::temp_dir(const std::filesystem::path& base) {
-  std::string name = (base / "sluice-test-XXXXXX").native();
-  if (::mkdtemp(name.data()) == nullptr)
-    throw std::system_error(errno, std::generic_category(), "mkdtemp " + name);
-  path_ = name;
-}
+temp_dir::temp_dir(const std::filesystem::path& base) : path_(make_unique_directory(base)) {}
 
 temp_dir::~temp_dir() {
   std::error_code ignored;
@@ -48,32 +63,14 @@ temp_dir::~temp_dir() {
 }
 
 std::string read_all(const std::filesystem::path& path) {
-  std::string content;
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
     ADD_FAILURE() << "cannot open " << path << ": " << std::strerror(errno);
-    return content;
+    return {};
   }
-  struct stat st {};
-  if (::fstat(fd, &st) == 0) content.reserve(static_cast<std::size_t>(st.st_size));
-  char chunk[64 * 1024];
-  for (;;) {
-    ssize_t n = ::read(fd, chunk, sizeof chunk);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) ADD_FAILURE() << "cannot read " << path << ": " << std::strerror(errno);
-    if (n <= 0) break;
-    content.append(chunk, static_cast<std::size_t>(n));
-  }
-  ::close(fd);
+  std::string content(std::istreambuf_iterator<char>(in), {});
+  if (in.bad()) ADD_FAILURE() << "cannot read " << path << ": " << std::strerror(errno);
   return content;
-}
-
-bool asleep(pid_t tid) {
-  std::ifstream stat("/proc/self/task/" + std::to_string(tid) + "/stat");
-  std::string line;
-  std::getline(stat, line);
-  auto after_name = line.rfind(')');
-  return after_name != std::string::npos && line.compare(after_name, 3, ") S") == 0;
 }
 
 void write_all(const std::filesystem::path& path, std::string_view content) {
@@ -84,35 +81,53 @@ void write_all(const std::filesystem::path& path, std::string_view content) {
 }
 
 std::uint64_t size_on_disk(const std::filesystem::path& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0)
-    throw std::system_error(errno, std::generic_category(), "stat " + path.native());
-  return static_cast<std::uint64_t>(st.st_size);
+  return std::filesystem::file_size(path);
 }
 
 std::uint64_t allocated(const std::filesystem::path& path) {
+#ifdef _WIN32
+  DWORD high = 0;
+  DWORD low = ::GetCompressedFileSizeW(path.c_str(), &high);
+  if (low == INVALID_FILE_SIZE && ::GetLastError() != NO_ERROR)
+    throw std::system_error(static_cast<int>(::GetLastError()), std::system_category(),
+                            "GetCompressedFileSizeW " + path.string());
+  return (std::uint64_t{high} << 32) | low;
+#else
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0)
     throw std::system_error(errno, std::generic_category(), "stat " + path.native());
   return static_cast<std::uint64_t>(st.st_blocks) * 512;
+#endif
 }
 
-std::string read_to_end(int fd, std::size_t limit) {
-  std::string got;
-  char buffer[65536];
-  while (got.size() < limit) {
-    ssize_t n = ::read(fd, buffer, std::min(sizeof buffer, limit - got.size()));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    got.append(buffer, static_cast<std::size_t>(n));
+file_identity identity_of(const std::filesystem::path& path) {
+#ifdef _WIN32
+  HANDLE h = ::CreateFileW(path.c_str(), 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+                           nullptr, OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, nullptr);
+  BY_HANDLE_FILE_INFORMATION info{};
+  bool known = h != INVALID_HANDLE_VALUE && ::GetFileInformationByHandle(h, &info);
+  DWORD error = ::GetLastError();
+  if (h != INVALID_HANDLE_VALUE) ::CloseHandle(h);
+  if (!known) {
+    ADD_FAILURE() << "cannot read what file " << path << " is: Windows error " << error;
+    return {};
   }
-  return got;
+  return {info.dwVolumeSerialNumber,
+          (std::uint64_t{info.nFileIndexHigh} << 32) | info.nFileIndexLow};
+#else
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    ADD_FAILURE() << "cannot stat " << path << ": " << std::strerror(errno);
+    return {};
+  }
+  return {static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino)};
+#endif
 }
 
 std::vector<std::string> entries(const std::filesystem::path& directory) {
   std::vector<std::string> names;
   for (const auto& entry : std::filesystem::directory_iterator(directory))
-    names.push_back(entry.path().filename().native());
+    names.push_back(entry.path().filename().string());
   std::sort(names.begin(), names.end());
   return names;
 }
@@ -137,60 +152,6 @@ std::string read_text(sluice::file& f, std::size_t n, std::uint64_t offset) {
   std::string text(n, '\0');
   text.resize(f.read_at(std::as_writable_bytes(std::span(text.data(), n)), offset));
   return text;
-}
-
-std::string as_user(uid_t uid, gid_t gid, const std::function<std::string()>& body) {
-  int ends[2];
-  if (::pipe2(ends, O_CLOEXEC) != 0) return std::string("pipe: ") + std::strerror(errno);
-  pid_t child = ::fork();
-  if (child == 0) {
-    ::close(ends[0]);
-    std::string said;
-    if (::setgroups(0, nullptr) != 0 || ::setgid(gid) != 0 || ::setuid(uid) != 0)
-      said = "cannot become " + std::to_string(uid) + ": " + std::strerror(errno);
-    else
-      said = body();
-    for (std::size_t at = 0; at < said.size();) {
-      ssize_t n = ::write(ends[1], said.data() + at, said.size() - at);
-      if (n <= 0) break;
-      at += static_cast<std::size_t>(n);
-    }
-    ::_exit(0);
-  }
-  ::close(ends[1]);
-  std::string said =
-      child > 0 ? read_to_end(ends[0]) : "fork: " + std::string(std::strerror(errno));
-  ::close(ends[0]);
-  if (child > 0) ::waitpid(child, nullptr, 0);
-  return said;
-}
-
-std::string needs_root() {
-  return ::geteuid() == 0 ? "" : "needs root, to run part of the test as another user";
-}
-
-std::string needs_other_users(const std::filesystem::path& dir) {
-  if (auto why = needs_root(); !why.empty()) return why;
-  std::string refused = as_user(65534, 65534, [&]() -> std::string {
-    return ::access(dir.parent_path().c_str(), X_OK) == 0 ? "" : std::strerror(errno);
-  });
-  if (refused.empty()) return "";
-  return "other users cannot reach " + dir.parent_path().native() +
-         ", where the test's directory is (" + refused + "): a directory on the way is private";
-}
-
-std::optional<std::string> run_command(const std::string& command) {
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (!pipe) return std::nullopt;
-  std::string out = read_to_end(::fileno(pipe));
-  int status = ::pclose(pipe);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return std::nullopt;
-  return out;
-}
-
-std::string needs_tool(const std::string& name) {
-  if (run_command("command -v " + name + " >/dev/null")) return "";
-  return name + " is not installed (Debian packages acl and attr)";
 }
 
 captured_reports* captured_reports::active_ = nullptr;
@@ -225,86 +186,6 @@ std::string stderr_of(const std::function<void()>& body) {
   return printed;
 }
 
-pipe_ends::pipe_ends(int flags) {
-  int fds[2];
-  if (::pipe2(fds, O_CLOEXEC | flags) != 0) throw std::system_error(errno, std::generic_category());
-  read_ = fds[0];
-  write_ = fds[1];
-}
-
-pipe_ends::~pipe_ends() {
-  close_read();
-  close_write();
-}
-
-int pipe_ends::take_write_end() noexcept { return std::exchange(write_, -1); }
-
-void pipe_ends::close_read() noexcept {
-  if (read_ >= 0) ::close(std::exchange(read_, -1));
-}
-
-void pipe_ends::close_write() noexcept {
-  if (write_ >= 0) ::close(std::exchange(write_, -1));
-}
-
-bool write_pieces(int fd, std::string_view text, std::size_t piece) {
-  for (std::size_t at = 0; at < text.size();) {
-    ssize_t n = ::write(fd, text.data() + at, std::min(piece, text.size() - at));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    at += static_cast<std::size_t>(n);
-  }
-  return true;
-}
-
-sender::sender(std::function<int()> open_target, std::string text, std::size_t piece)
-    : thread_([open_target = std::move(open_target), text = std::move(text), piece] {
-        sigset_t pipe_signal;
-        sigemptyset(&pipe_signal);
-        sigaddset(&pipe_signal, SIGPIPE);
-        pthread_sigmask(SIG_BLOCK, &pipe_signal, nullptr);
-        int fd = open_target();
-        if (fd < 0) return;
-        write_pieces(fd, text, piece);
-        ::close(fd);
-      }) {}
-
-sender::~sender() { join(); }
-
-void sender::join() {
-  if (thread_.joinable()) thread_.join();
-}
-
-paced_writer::paced_writer(int fd, std::vector<std::string> messages)
-    : thread_([this, fd, messages = std::move(messages)] {
-        for (std::size_t i = 0; i < messages.size() && !gave_up_; ++i) {
-          if (!write_pieces(fd, messages[i], messages[i].size())) break;
-          if (i + 1 == messages.size()) break;
-          std::unique_lock lock(mutex_);
-          gave_up_ = !acknowledged_.wait_for(lock, std::chrono::seconds(30),
-                                             [&] { return acknowledgements_ > i; });
-        }
-        ::close(fd);
-      }) {}
-
-paced_writer::~paced_writer() {
-  if (thread_.joinable()) thread_.join();
-}
-
-void paced_writer::received() {
-  std::lock_guard lock(mutex_);
-  ++acknowledgements_;
-  acknowledged_.notify_one();
-}
-
-bool paced_writer::gave_up() {
-  if (thread_.joinable()) thread_.join();
-  return gave_up_;
-}
-
-scoped_umask::scoped_umask(mode_t mask) : previous_(::umask(mask)) {}
-scoped_umask::~scoped_umask() { ::umask(previous_); }
-
 void put_all(sluice::writer& out, std::string_view text) {
   for (char c : text) out.put(c);
 }
@@ -319,7 +200,7 @@ std::string print_numbers(sluice::writer& out, std::size_t bytes) {
   return text;
 }
 
-int zero_by_hand(int fd, std::int64_t offset, std::int64_t length) {
+int zero_by_hand(sluice::detail::handle fd, std::int64_t offset, std::int64_t length) {
   const sluice::detail::sys_table& real = sluice::detail::real_sys();
   if (real.preallocate(fd, offset, length, sluice::detail::space_mode::grow) != 0 &&
       errno != EOPNOTSUPP)
@@ -328,7 +209,8 @@ int zero_by_hand(int fd, std::int64_t offset, std::int64_t length) {
   for (std::int64_t at = offset; at < offset + length;) {
     std::int64_t piece_size =
         std::min(static_cast<std::int64_t>(zeros.size()), offset + length - at);
-    iovec piece{const_cast<char*>(zeros.data()), static_cast<std::size_t>(piece_size)};
+    sluice::detail::io_piece piece{const_cast<char*>(zeros.data()),
+                                   static_cast<std::size_t>(piece_size)};
     ssize_t n = real.write_at(fd, &piece, 1, at);
     if (n < 0) return -1;
     at += n;

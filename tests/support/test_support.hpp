@@ -4,7 +4,10 @@
 #pragma once
 
 #include <gtest/gtest.h>
+
+#ifndef _WIN32
 #include <sys/types.h>
+#endif
 
 #include <condition_variable>
 #include <cstddef>
@@ -20,6 +23,8 @@
 #include <thread>
 #include <vector>
 
+#include "os/path_text.hpp"
+#include "os/sys.hpp"
 #include "sluice/error.hpp"
 #include "sluice/file.hpp"
 
@@ -52,10 +57,16 @@ std::optional<Error> thrown(Body&& body) {
 }
 
 // "'<path>'", as error messages quote a path.
-inline std::string quoted(const std::filesystem::path& path) { return "'" + path.native() + "'"; }
+inline std::string quoted(const std::filesystem::path& path) {
+  std::string text = "'";
+  text += sluice::detail::path_text(path);
+  return text += "'";
+}
 
-// A directory made with mkdtemp under $TMPDIR (or /tmp, or `base`), removed
-// with everything inside it on destruction.
+// A fresh directory under $TMPDIR (or /tmp, or `base`; on Windows, under
+// its temporary directory: TMP, TEMP), made with mkdtemp (a unique name and
+// create_directory on Windows), removed with everything inside it on
+// destruction.
 class temp_dir {
  public:
   temp_dir();
@@ -80,20 +91,22 @@ class dir_test : public ::testing::Test {
 // The whole content of `path` (fails the test if it cannot be read).
 std::string read_all(const std::filesystem::path& path);
 
-// Whether thread `tid` of this process is asleep (state S: waiting on a
-// futex, among others), from /proc/self/task/<tid>/stat; false once it has
-// ended. How a test knows a thread waits, without sleeping for a while.
-bool asleep(pid_t tid);
-// Writes `content` to `path` with ordinary POSIX calls (not through sluice).
+// Writes `content` to `path` with the standard library (not through sluice).
 void write_all(const std::filesystem::path& path, std::string_view content);
-// st_size of `path` by stat (not through sluice).
+// The size of `path` (std::filesystem, not through sluice).
 std::uint64_t size_on_disk(const std::filesystem::path& path);
-// Bytes `path` occupies on disk (st_blocks), which a reservation past its
-// end counts although st_size does not.
+// Bytes `path` occupies on disk (st_blocks; GetCompressedFileSizeW on
+// Windows), which a reservation past its end counts although its size does not.
 std::uint64_t allocated(const std::filesystem::path& path);
-// What descriptor `fd` (a pipe's reading end, say) gives until its end, or
-// until `limit` bytes, with read(2).
-std::string read_to_end(int fd, std::size_t limit = std::string::npos);
+
+// Which file `path` is, the same across renames: its device and inode
+// (st_dev, st_ino; the volume serial number and file index on Windows).
+// Fails the test and says {0, 0} if `path` cannot be reached.
+struct file_identity {
+  std::uint64_t device = 0, inode = 0;
+  bool operator==(const file_identity&) const = default;
+};
+file_identity identity_of(const std::filesystem::path& path);
 
 // The names in `directory`, sorted.
 std::vector<std::string> entries(const std::filesystem::path& directory);
@@ -144,32 +157,7 @@ std::string print_numbers(sluice::writer& out, std::size_t bytes);
 // length) of `fd` reserved (preallocate, space_mode::grow; only written
 // where the backend refuses that, EOPNOTSUPP) and written with zeros. 0, or
 // -1 with errno.
-int zero_by_hand(int fd, std::int64_t offset, std::int64_t length);
-
-// Runs `body` in a child process that has become user `uid`, group `gid`
-// (no supplementary groups; no passwd entry is needed) and returns what
-// `body` returned, or "cannot become <uid>: <why>". Call it as root only
-// (tests skip otherwise: see needs_root). The child ends with _exit.
-std::string as_user(uid_t uid, gid_t gid, const std::function<std::string()>& body);
-
-// The empty string if the process is root, else why a test that changes
-// users must be skipped.
-std::string needs_root();
-
-// The empty string if the process is root and other users may reach `dir`
-// (made by the test, which opens it to them itself), else why a test that
-// works there as another user must be skipped: a $TMPDIR inside a private
-// directory (mode 0700, as /run/user/<uid> is) is out of their reach. One
-// child process, as user 65534.
-std::string needs_other_users(const std::filesystem::path& dir);
-
-// Runs `command` with /bin/sh -c; returns its standard output, or nothing
-// if it did not exit with status 0 (its standard error goes to the test's).
-std::optional<std::string> run_command(const std::string& command);
-
-// The empty string if the command-line tool `name` can be run, else why a
-// test that uses it must be skipped.
-std::string needs_tool(const std::string& name);
+int zero_by_hand(sluice::detail::handle fd, std::int64_t offset, std::int64_t length);
 
 // Installs an error handler that records every report; restores the previous
 // handler on destruction. One at a time.
@@ -196,6 +184,46 @@ class captured_reports {
 // What the default error handler prints on stderr while `body` runs: the
 // handler installed before is put back afterwards.
 std::string stderr_of(const std::function<void()>& body);
+
+#ifndef _WIN32
+// ---- POSIX only (posix_support.cpp): descriptors, processes, users,
+// /proc, the umask. A test that needs one of these is compiled for POSIX
+// systems alone, and stands in on Windows with a test that skips, saying
+// why (support/platform.hpp).
+
+// Whether thread `tid` of this process is asleep (state S: waiting on a
+// futex, among others), from /proc/self/task/<tid>/stat; false once it has
+// ended. How a test knows a thread waits, without sleeping for a while.
+bool asleep(pid_t tid);
+
+// What descriptor `fd` (a pipe's reading end, say) gives until its end, or
+// until `limit` bytes, with read(2).
+std::string read_to_end(int fd, std::size_t limit = std::string::npos);
+
+// Runs `body` in a child process that has become user `uid`, group `gid`
+// (no supplementary groups; no passwd entry is needed) and returns what
+// `body` returned, or "cannot become <uid>: <why>". Call it as root only
+// (tests skip otherwise: see needs_root). The child ends with _exit.
+std::string as_user(uid_t uid, gid_t gid, const std::function<std::string()>& body);
+
+// The empty string if the process is root, else why a test that changes
+// users must be skipped.
+std::string needs_root();
+
+// The empty string if the process is root and other users may reach `dir`
+// (made by the test, which opens it to them itself), else why a test that
+// works there as another user must be skipped: a $TMPDIR inside a private
+// directory (mode 0700, as /run/user/<uid> is) is out of their reach. One
+// child process, as user 65534.
+std::string needs_other_users(const std::filesystem::path& dir);
+
+// Runs `command` with /bin/sh -c; returns its standard output, or nothing
+// if it did not exit with status 0 (its standard error goes to the test's).
+std::optional<std::string> run_command(const std::string& command);
+
+// The empty string if the command-line tool `name` can be run, else why a
+// test that uses it must be skipped.
+std::string needs_tool(const std::string& name);
 
 // Both ends of a pipe(2), closed on destruction unless taken.
 class pipe_ends {
@@ -270,5 +298,6 @@ class scoped_umask {
  private:
   mode_t previous_;
 };
+#endif  // _WIN32
 
 }  // namespace sluice_test

@@ -228,7 +228,8 @@ TEST_F(escape_test, csv_fields_parse_back_with_python) {
 }
 #else
 TEST(escape, python_checks_need_python3) {
-  GTEST_SKIP() << "python3 was not found at configure time: XML and CSV are not checked";
+  GTEST_SKIP() << "python3 was not found at configure time (or the build is a cross build): "
+                  "JSON, XML and CSV are not read back by Python";
 }
 #endif
 

@@ -265,8 +265,11 @@ TEST_F(format_test, random_floats_read_back_to_identical_bits) {
                                          [](const char* s, char** e) { return std::strtof(s, e); });
 }
 
-// printf's text for `value` with `conversion` ('f', 'e' or 'g').
+// printf's text for `value` with `conversion` ('f', 'e' or 'g'). A NaN is
+// "[-]nan" as C's printf writes it, with the sign bit shown (glibc does, and
+// so does std::to_chars; MinGW's printf leaves the minus sign out).
 std::string printf_text(double value, char conversion, int precision) {
+  if (std::isnan(value)) return std::signbit(value) ? "-nan" : "nan";
   char spec[] = {'%', '.', '*', conversion, '\0'};
   int size = std::snprintf(nullptr, 0, spec, precision, value);
   std::string text(static_cast<std::size_t>(size), '\0');

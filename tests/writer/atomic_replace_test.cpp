@@ -1,13 +1,16 @@
 // writer_options::atomic_replace: the path holds the complete old content or
 // the complete new one, never anything else, and no temporary is left behind
 // except by a killed process, under a recognisable name.
-#include <fcntl.h>
 #include <gtest/gtest.h>
+
+#ifndef _WIN32
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#endif
 
 #include <algorithm>
 #include <cerrno>
@@ -24,6 +27,7 @@
 
 #include "support/fake_sys.hpp"
 #include "support/filesystem.hpp"
+#include "support/platform.hpp"
 #include "support/test_support.hpp"
 
 namespace {
@@ -91,7 +95,7 @@ TEST_F(atomic_replace, commit_order_is_write_sync_name_close_rename_sync_directo
   using access = sluice::detail::open_request::access;
   EXPECT_EQ(fake.opens()[0].mode, access::path_only);
   EXPECT_TRUE(fake.opens()[0].directory);
-  EXPECT_EQ(fake.open_paths()[0], dir.path().native());
+  EXPECT_EQ(fake.open_paths()[0], dir.path().string());
   EXPECT_EQ(fake.opens()[1].mode, access::path_only);
   EXPECT_TRUE(fake.opens()[1].no_follow);
   EXPECT_EQ(fake.open_paths()[1], "t");
@@ -135,7 +139,7 @@ TEST_F(atomic_replace, a_name_of_255_bytes_is_replaced_unnamed_or_named) {
     if (named) fake.refuse_unnamed_temporary();
     replace_with(path, "new");
     EXPECT_EQ(read_all(path), "new");
-    EXPECT_EQ(entries(dir.path()), std::vector<std::string>{path.filename().native()});
+    EXPECT_EQ(entries(dir.path()), std::vector<std::string>{path.filename().string()});
     std::filesystem::remove(path);
   }
 }
@@ -188,6 +192,9 @@ TEST_F(atomic_replace, a_chdir_before_close_replaces_the_file_of_open_time) {
 // that was opened (the one renamed), is made durable there (its fsync), and
 // no temporary is left in either.
 TEST_F(atomic_replace, a_directory_renamed_and_replaced_before_close_gets_the_new_content) {
+  SLUICE_SKIP_ON_WINDOWS(
+      "Windows refuses to rename a directory that holds an open file (Wine lets it, and the "
+      "Win32 backend, which names the temporary by its path to rename it, then misses it)");
   for (bool named : {false, true}) {
     SCOPED_TRACE(named ? "named temporary" : "O_TMPFILE");
     auto opened = dir / "d", moved = dir / "d2";
@@ -209,10 +216,8 @@ TEST_F(atomic_replace, a_directory_renamed_and_replaced_before_close_gets_the_ne
     EXPECT_EQ(read_all(moved / "t"), "new");
     EXPECT_EQ(entries(moved), std::vector<std::string>{"t"});
     EXPECT_EQ(entries(opened), std::vector<std::string>{});
-    struct stat st {};
-    ASSERT_EQ(::stat(moved.c_str(), &st), 0);
     ASSERT_FALSE(synced.empty());
-    EXPECT_EQ(synced.back(), (file_identity{st.st_dev, st.st_ino})) << "the directory synced last";
+    EXPECT_EQ(synced.back(), identity_of(moved)) << "the directory synced last";
     std::filesystem::remove_all(opened);
     std::filesystem::remove_all(moved);
   }
@@ -299,9 +304,11 @@ TEST_F(atomic_replace, a_temporary_that_cannot_be_created_is_named_in_the_text) 
   };
   auto check = [&](const std::system_error& e, fake_sys&, bool named) {
     EXPECT_EQ(e.code().value(), EIO);
+    // (the directory and the name joined by '/', which Windows takes as a
+    // separator too)
     std::string says =
-        named ? "cannot create the temporary file '" + (dir / ".t.sluice-tmp-").native()
-              : "cannot create the temporary file in '" + dir.path().native();
+        named ? "cannot create the temporary file '" + dir.path().string() + "/.t.sluice-tmp-"
+              : "cannot create the temporary file in '" + dir.path().string();
     EXPECT_EQ(std::string(e.what()).rfind("sluice: open " + quoted(dir / "t") + ": " + says, 0), 0u)
         << e.what();
   };
@@ -331,6 +338,7 @@ TEST_F(atomic_replace, o_direct_refused_says_so_and_leaves_no_temporary) {
                          check);
 }
 
+#ifndef _WIN32
 // Whether the backend's mount_root says that `path` (a file just mounted
 // over) is a mount point.
 bool backend_sees_mount_root(const std::filesystem::path& path) {
@@ -368,11 +376,16 @@ TEST_F(atomic_replace, a_mount_point_is_refused_before_any_data) {
   EXPECT_EQ(read_all(path), "old");
   EXPECT_EQ(entries(dir.path()), (std::vector<std::string>{"mounted", "t"}));
 }
+#else
+SLUICE_SKIPPED_ON_WINDOWS_F(atomic_replace, a_mount_point_is_refused_before_any_data,
+                            "a bind mount over the path (mount(2), as root)")
+#endif
 
 // Relative link texts are followed from the link's directory, held open,
 // never joined into one path: a chain whose joined text exceeds PATH_MAX
 // resolves as the kernel resolves it.
 TEST_F(atomic_replace, a_chain_of_long_relative_links_is_followed) {
+  if (auto why = needs_symlinks(dir.path()); !why.empty()) GTEST_SKIP() << why;
   std::filesystem::create_directory(dir / "s");
   std::string detour;
   for (int i = 0; i < 150; ++i) detour += "s/../";  // 750 bytes that lead back here
@@ -388,9 +401,10 @@ TEST_F(atomic_replace, a_chain_of_long_relative_links_is_followed) {
   write_all(dir / "t", "old");
   replace_with(dir / "l0", "new");
   EXPECT_EQ(read_all(dir / "t"), "new");
-  EXPECT_EQ(std::filesystem::read_symlink(dir / "l0").native().size(), detour.size() + 2);
+  EXPECT_EQ(std::filesystem::read_symlink(dir / "l0").string().size(), detour.size() + 2);
 }
 
+#ifndef _WIN32
 TEST_F(atomic_replace, the_replaced_file_keeps_its_permission_bits) {
   auto path = dir / "secret";
   write_all(path, "old");
@@ -402,6 +416,10 @@ TEST_F(atomic_replace, the_replaced_file_keeps_its_permission_bits) {
   ASSERT_EQ(::stat(path.c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 07777, 0600u);
 }
+#else
+SLUICE_SKIPPED_ON_WINDOWS_F(atomic_replace, the_replaced_file_keeps_its_permission_bits,
+                            "POSIX permission bits (chmod, stat)")
+#endif
 
 TEST_F(atomic_replace, needs_a_path_not_an_open_file) {
   auto e = thrown([&] { writer out(sluice::file::open(dir / "t"), replace); });
@@ -431,6 +449,7 @@ TEST_F(atomic_replace, works_with_preallocation) {
 
 // --- the directory close() syncs ------------------------------------------------------
 
+#ifndef _WIN32
 // The directory is opened before anything is created: in one the caller may
 // write but not read (mode 0300), whose fsync is impossible, the writer
 // throws at construction, naming it, and the directory stays as it was.
@@ -470,8 +489,8 @@ TEST_F(atomic_replace, a_directory_that_cannot_be_synced_fails_the_constructor) 
     }
     return result;
   });
-  std::string refused = std::to_string(EACCES) + " sluice: open '" + (locked / "t").native() +
-                        "': cannot open its directory '" + locked.native() +
+  std::string refused = std::to_string(EACCES) + " sluice: open '" + (locked / "t").string() +
+                        "': cannot open its directory '" + locked.string() +
                         "' to sync it at close; nothing was created: " + std::strerror(EACCES);
   std::string refused_new = refused;
   refused_new.replace(refused_new.find("/t'"), 3, "/new'");
@@ -481,6 +500,10 @@ TEST_F(atomic_replace, a_directory_that_cannot_be_synced_fails_the_constructor) 
   EXPECT_EQ(entries(locked), std::vector<std::string>{"t"});
   EXPECT_EQ(read_all(locked / "t"), "new");
 }
+#else
+SLUICE_SKIPPED_ON_WINDOWS_F(atomic_replace, a_directory_that_cannot_be_synced_fails_the_constructor,
+                            "a directory of mode 0300 entered as another user (chown, fork)")
+#endif
 
 TEST_F(atomic_replace, a_directory_that_cannot_be_opened_leaves_nothing_behind) {
   auto path = dir / "t";
@@ -494,10 +517,18 @@ TEST_F(atomic_replace, a_directory_that_cannot_be_opened_leaves_nothing_behind) 
   auto e = thrown([&] { writer out(path, replace); });
   ASSERT_TRUE(e);
   EXPECT_EQ(e->code().value(), EACCES);
+#ifdef _WIN32
+  // resolve_target_win32.cpp opens the directory first, and for reading.
+  EXPECT_NE(std::string(e->what()).find("cannot open the directory " + quoted(dir.path())),
+            std::string::npos)
+      << e->what();
+  EXPECT_EQ(fake.calls(call::open), 1) << "the directory, then nothing";
+#else
   EXPECT_NE(std::string(e->what()).find("cannot open its directory " + quoted(dir.path())),
             std::string::npos)
       << e->what();
   EXPECT_EQ(fake.calls(call::open), 3) << "the directory and the file O_PATH, then for reading";
+#endif
   EXPECT_EQ(read_all(path), "old");
   EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"t"});
 }
@@ -555,6 +586,7 @@ TEST_F(atomic_replace, a_failure_after_the_rename_says_the_new_content_is_in_pla
   }
 }
 
+#ifndef _WIN32
 // --- a process killed at random moments ------------------------------------------------
 
 // Version `n` of the file: a header with its number and length, a body that
@@ -629,5 +661,9 @@ TEST_P(atomic_replace_killed, at_any_moment_leaves_one_complete_version) {
 
 INSTANTIATE_TEST_SUITE_P(temporary, atomic_replace_killed, testing::Values(false, true),
                          [](const auto& info) { return info.param ? "named" : "unnamed"; });
+#else
+SLUICE_SKIPPED_ON_WINDOWS(atomic_replace_killed, at_any_moment_leaves_one_complete_version,
+                          "a child process killed at random moments (fork, SIGKILL)")
+#endif
 
 }  // namespace

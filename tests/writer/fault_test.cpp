@@ -2,8 +2,11 @@
 // short writes must be invisible; failures must leave the file holding
 // exactly the bytes before the error's offset, stick, and never be retried.
 #include <gtest/gtest.h>
+
+#ifndef _WIN32
 #include <sys/wait.h>
 #include <unistd.h>
+#endif
 
 #include <cerrno>
 #include <cstddef>
@@ -18,6 +21,7 @@
 
 #include "support/fake_sys.hpp"
 #include "support/filesystem.hpp"
+#include "support/platform.hpp"
 #include "support/test_support.hpp"
 
 namespace {
@@ -415,6 +419,7 @@ TEST_F(fault, open_refused_throws_before_any_data_is_accepted) {
   EXPECT_FALSE(std::filesystem::exists(path));
 }
 
+#ifndef _WIN32
 // The errno with which creating `path` fails, as the unprivileged user
 // `nobody` when running as root (permission bits do not stop root), or 0 if
 // it was created. -1 if the test could not run.
@@ -456,6 +461,10 @@ TEST_F(fault, open_without_permission_on_the_real_filesystem) {
   EXPECT_EQ(error, EACCES);
   EXPECT_FALSE(fs::exists(locked / "file"));
 }
+#else
+SLUICE_SKIPPED_ON_WINDOWS_F(fault, open_without_permission_on_the_real_filesystem,
+                            "POSIX permission bits, and another user in a child process (fork)")
+#endif
 
 // --- sync ----------------------------------------------------------------------------
 

@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "os/page_size.hpp"
 #include "support/fake_sys.hpp"
 #include "support/filesystem.hpp"
 #include "support/journal_test_support.hpp"
@@ -312,7 +313,7 @@ TEST_F(writer_oom, a_buffer_that_cannot_be_allocated_leaves_the_path_alone) {
 TEST_F(writer_oom, a_direct_buffer_that_cannot_be_aligned_loses_nothing) {
   if (direct_block(dir / "probe") == 0) GTEST_SKIP() << "no direct I/O here";
   constexpr std::size_t mib = 1 << 20;
-  auto page = static_cast<unsigned>(::sysconf(_SC_PAGESIZE));
+  auto page = static_cast<unsigned>(sluice::detail::page_size());
   for (auto durability : {sluice::durability::none, sluice::durability::all_on_close}) {
     SCOPED_TRACE(durability == sluice::durability::none ? "none" : "all_on_close");
     sluice::writer_options options{

@@ -7,8 +7,11 @@
 // the file holds nothing past that byte. write_behind_test.cpp and
 // uring_write_behind_test.cpp test them through sluice::writer.
 #include <gtest/gtest.h>
+
+#ifndef _WIN32
 #include <sched.h>
 #include <unistd.h>
+#endif
 
 #include <algorithm>
 #include <atomic>
@@ -24,6 +27,7 @@
 #include <vector>
 
 #include "support/fake_sys.hpp"
+#include "support/platform.hpp"
 #include "support/test_support.hpp"
 #include "writer/thread_write_behind.hpp"
 #include "writer/uring_write_behind.hpp"
@@ -204,6 +208,7 @@ TEST_F(uring_engine_test, at_most_depth_writes_are_in_flight) {
 
 using thread_engine_test = engine_test;
 
+#ifndef _WIN32
 // While the first write is held, `depth` buffers are taken at once; the
 // next queue() returns only once that write is over. The write is let go
 // when the caller sleeps in queue(), or once it has returned (a
@@ -234,5 +239,9 @@ TEST_F(thread_engine_test, queue_waits_while_depth_buffers_are_queued) {
   EXPECT_TRUE(engine->wait());
   EXPECT_EQ(on_disk(), model_.substr(0, queued_));
 }
+#else
+SLUICE_SKIPPED_ON_WINDOWS_F(thread_engine_test, queue_waits_while_depth_buffers_are_queued,
+                            "sees a thread asleep in /proc/self/task (gettid)")
+#endif
 
 }  // namespace

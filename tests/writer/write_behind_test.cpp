@@ -3,7 +3,10 @@
 // same contract as any write error; flush, sync, close, moves and the other
 // options wait for it or work through it.
 #include <gtest/gtest.h>
+
+#ifndef _WIN32
 #include <unistd.h>
+#endif
 
 #include <atomic>
 #include <cerrno>
@@ -17,6 +20,7 @@
 
 #include "support/fake_sys.hpp"
 #include "support/filesystem.hpp"
+#include "support/platform.hpp"
 #include "support/test_support.hpp"
 
 namespace {
@@ -114,6 +118,7 @@ class held_first_write {
   std::shared_future<void> released_ = release_.get_future().share();
 };
 
+#ifndef _WIN32
 TEST_F(write_behind, at_most_depth_buffers_are_queued) {
   auto path = dir / "out";
   fake_sys fake;
@@ -142,6 +147,10 @@ TEST_F(write_behind, at_most_depth_buffers_are_queued) {
   out.close();
   EXPECT_EQ(read_all(path), model);
 }
+#else
+SLUICE_SKIPPED_ON_WINDOWS_F(write_behind, at_most_depth_buffers_are_queued,
+                            "sees a thread asleep in /proc/self/task (gettid)")
+#endif
 
 // Three buffers queued behind a first write that is cut short, then fails:
 // all of them come back, in order, behind the part that did reach the file.

@@ -1,8 +1,10 @@
 // writer_options::preallocate and writer_options::durability: what reaches
 // the disk, in which order, and what happens when a step fails.
-#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <sys/stat.h>
+
+#ifndef _WIN32
+#include <fcntl.h>
+#endif
 
 #include <algorithm>
 #include <cerrno>
@@ -13,6 +15,7 @@
 
 #include "support/fake_sys.hpp"
 #include "support/filesystem.hpp"
+#include "support/platform.hpp"
 #include "support/test_support.hpp"
 
 namespace {
@@ -20,6 +23,7 @@ namespace {
 using namespace sluice_test;
 using sluice::durability;
 using sluice::writer;
+using sluice::detail::space_mode;
 
 constexpr std::uint64_t mib = 1024 * 1024;
 
@@ -126,7 +130,9 @@ TEST_F(writer_preallocate, not_asked_means_no_fallocate_and_no_truncate) {
 }
 
 TEST_F(writer_preallocate, the_reservation_is_given_back_after_a_write_error_too) {
-  if (auto why = needs_preallocation(dir.path()); !why.empty()) GTEST_SKIP() << why;
+  // writer_options::preallocate reserves without growing the file.
+  if (auto why = needs_preallocation(dir.path(), space_mode::keep_size); !why.empty())
+    GTEST_SKIP() << why;
   auto path = dir / "p";
   fake_sys fake;
   writer out(path, {.buffer_size = 16, .preallocate = mib});
@@ -197,7 +203,7 @@ TEST_F(writer_durability, all_on_close_syncs_the_directory_of_open_time_after_a_
   std::filesystem::current_path(back);
   EXPECT_FALSE(e) << e->what();
   ASSERT_EQ(fake.open_paths().size(), 4u);
-  EXPECT_EQ(fake.open_paths()[0], first.native());
+  EXPECT_EQ(fake.open_paths()[0], first.string());
   EXPECT_EQ(read_all(first / "d"), "data");
 }
 
@@ -218,6 +224,7 @@ TEST_F(writer_durability, all_on_close_of_an_existing_file_syncs_only_the_file) 
 // Through a dangling link the link's target is created, as open(2) would
 // create it, in the directory the link leads to: that directory is synced.
 TEST_F(writer_durability, all_on_close_through_a_dangling_link_syncs_the_directory_it_creates_in) {
+  if (auto why = needs_symlinks(dir.path()); !why.empty()) GTEST_SKIP() << why;
   std::filesystem::create_directory(dir / "real");
   std::filesystem::create_symlink("real/d", dir / "link");
   std::vector<file_identity> synced;
@@ -230,16 +237,18 @@ TEST_F(writer_durability, all_on_close_through_a_dangling_link_syncs_the_directo
   }
   EXPECT_EQ(read_all(dir / "real" / "d"), "data");
   EXPECT_TRUE(std::filesystem::is_symlink(dir / "link"));
-  struct stat real {};
-  ASSERT_EQ(::stat((dir / "real").c_str(), &real), 0);
   ASSERT_EQ(synced.size(), 2u) << "the file, then its directory";
-  EXPECT_EQ(synced[1], (file_identity{real.st_dev, real.st_ino}));
+  EXPECT_EQ(synced[1], identity_of(dir / "real"));
 }
 
 // The file found by the exclusive create (EEXIST) and removed before it is
 // opened: created again, and its directory synced, rather than created by
 // an open that would not sync it.
 TEST_F(writer_durability, all_on_close_of_a_file_removed_meanwhile_creates_it_and_syncs_it) {
+  SLUICE_SKIP_ON_WINDOWS(
+      "a file another handle holds open (here find_target's look at it) is removed only when "
+      "that handle closes, under Wine and on Windows without POSIX delete semantics: it cannot "
+      "vanish between the two opens");
   auto path = dir / "d";
   write_all(path, "old");
   fake_sys fake;
@@ -283,6 +292,7 @@ TEST_F(writer_durability, all_on_close_of_a_file_that_keeps_disappearing_gives_u
       << e->what();
 }
 
+#ifndef _WIN32
 // A link to /proc/self/fd/N stands for that descriptor: open(2) follows it
 // to the descriptor's file, which is written (and, existing, needs no
 // directory sync), the link kept.
@@ -303,6 +313,11 @@ TEST_F(writer_durability, all_on_close_through_a_descriptor_link_writes_the_desc
   EXPECT_EQ(read_all(dir / "target"), "new");
   EXPECT_TRUE(std::filesystem::is_symlink(dir / "descriptor"));
 }
+#else
+SLUICE_SKIPPED_ON_WINDOWS_F(writer_durability,
+                            all_on_close_through_a_descriptor_link_writes_the_descriptors_file,
+                            "a symbolic link to /proc/self/fd/N")
+#endif
 
 TEST_F(writer_durability, all_on_close_through_an_open_file_does_not_sync_the_directory) {
   auto f = sluice::file::open(dir / "d");
@@ -316,7 +331,9 @@ TEST_F(writer_durability, all_on_close_through_an_open_file_does_not_sync_the_di
 }
 
 TEST_F(writer_durability, the_reservation_is_given_back_before_the_sync) {
-  if (auto why = needs_preallocation(dir.path()); !why.empty()) GTEST_SKIP() << why;
+  // writer_options::preallocate reserves without growing the file.
+  if (auto why = needs_preallocation(dir.path(), space_mode::keep_size); !why.empty())
+    GTEST_SKIP() << why;
   fake_sys fake;
   writer out(dir / "d", {.preallocate = mib, .durability = durability::all_on_close});
   out.write(std::string_view("data"));

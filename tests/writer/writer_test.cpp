@@ -1,7 +1,6 @@
 // sluice::writer: buffering, the gather path, reserve/commit, moves, close,
 // and use after close.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <cstdint>
@@ -11,6 +10,7 @@
 #include <string>
 #include <utility>
 
+#include "os/page_size.hpp"
 #include "support/fake_sys.hpp"
 #include "support/test_support.hpp"
 
@@ -31,7 +31,7 @@ TEST_F(writer_basics, writes_everything_in_order) {
   auto path = dir / "out.txt";
   writer out(path);
   EXPECT_TRUE(out.is_open());
-  EXPECT_EQ(out.path(), path.native());
+  EXPECT_EQ(out.path(), path.string());
   out.put('a');
   out.write(std::string_view("bc"));
   out.write(bytes_of("de"));
@@ -143,7 +143,7 @@ TEST_F(writer_basics, reserve_and_commit_format_into_the_buffer) {
 // (docs/performance.md has the figures), whatever its size, and after it
 // grew, with and without write_behind.
 TEST_F(writer_basics, the_buffer_starts_on_a_page) {
-  auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+  auto page = static_cast<std::uintptr_t>(sluice::detail::page_size());
   auto on_a_page = [&](std::span<char> room) {
     return reinterpret_cast<std::uintptr_t>(room.data()) % page == 0;
   };
