@@ -127,6 +127,12 @@ __attribute__((target("avx2"))) std::uint64_t avx2_mask(const std::byte* block) 
   auto h = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, newline)));
   return std::uint64_t{l} | (std::uint64_t{h} << 32);
 }
+
+// One compare into a mask register: four instructions a block fewer than
+// AVX2's two compares and the joining of their masks.
+__attribute__((target("avx512bw"))) std::uint64_t avx512_mask(const std::byte* block) noexcept {
+  return _mm512_cmpeq_epi8_mask(_mm512_load_si512(block), _mm512_set1_epi8('\n'));
+}
 #endif
 
 struct choice {
@@ -137,6 +143,7 @@ struct choice {
 choice choose() noexcept {
 #if defined(__x86_64__)
   __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512bw")) return {index_newlines_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {index_newlines_avx2, "avx2"};
   return {index_newlines_sse2, "sse2"};
 #else
@@ -166,6 +173,12 @@ __attribute__((target("avx2,popcnt,bmi"))) std::size_t index_newlines_avx2(
     const std::byte* block, const std::byte* from, const std::byte* limit,
     std::uint32_t* index) noexcept {
   return index_with<tzcnt_zeros>(block, from, limit, index, avx2_mask);
+}
+
+__attribute__((target("avx512bw,popcnt,bmi"))) std::size_t index_newlines_avx512(
+    const std::byte* block, const std::byte* from, const std::byte* limit,
+    std::uint32_t* index) noexcept {
+  return index_with<tzcnt_zeros>(block, from, limit, index, avx512_mask);
 }
 #endif
 
