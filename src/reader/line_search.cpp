@@ -44,6 +44,15 @@ struct tzcnt_zeros {
 };
 #endif
 
+// The offsets of the set bits of `bits`, plus `base`, from `out`: those of
+// a block with more than common_newlines newlines past the first ones. Out
+// of line, so that the common path keeps no registers for it.
+__attribute__((cold, noinline)) void append_rest(std::uint64_t bits, std::uint32_t base,
+                                                 std::uint32_t* out) noexcept {
+  for (; bits != 0; bits &= bits - 1)
+    *out++ = base + static_cast<std::uint32_t>(__builtin_ctzll(bits));
+}
+
 // Writes the offsets of the set bits of `bits`, plus `base`, from `out`;
 // returns the end of those written. Writes common_newlines entries
 // whatever the count.
@@ -56,10 +65,8 @@ __attribute__((always_inline)) inline std::uint32_t* append_offsets(std::uint64_
     out[k] = base + Zeros::of(bits);
     bits &= bits - 1;
   }
-  for (std::size_t k = common_newlines; k < count; ++k) {
-    out[k] = base + Zeros::of(bits);
-    bits &= bits - 1;
-  }
+  if (count > common_newlines) [[unlikely]]
+    append_rest(bits, base, out + common_newlines);
   return out + count;
 }
 
