@@ -8,11 +8,11 @@
 // check); everything else is out of line.
 //
 // Lines are found by scanning the buffer once, 64 bytes at a time with
-// vector instructions (AVX2 where the CPU has it, chosen once at run time;
-// SSE2 on every other x86-64; eight bytes at a time elsewhere), into an
-// index of the newlines of 8 KiB at a time: read_line() takes the next
-// entry inline, with no memchr per line and no branch that depends on the
-// line lengths.
+// vector instructions (AVX-512BW or AVX2 where the CPU has it, chosen once
+// at run time; SSE2 on every other x86-64; eight bytes at a time
+// elsewhere), into an index of the newlines of 8 KiB at a time: read_line()
+// takes the next entry inline, with no memchr per line and no branch that
+// depends on the line lengths.
 //
 // Reads go through sluice::file (<sluice/file.hpp>): interrupted calls are
 // restarted and short reads continued, so each refill is one pread of a

@@ -33,7 +33,8 @@ inline constexpr std::size_t newline_index_capacity = newline_stretch + 8;
 std::size_t index_newlines(const std::byte* block, const std::byte* from, const std::byte* limit,
                            std::uint32_t* index) noexcept;
 
-// Which scan index_newlines() uses on this CPU: "avx2", "sse2" or "portable".
+// Which scan index_newlines() uses on this CPU: "avx512", "avx2", "sse2" or
+// "portable".
 const char* newline_scan_name() noexcept;
 
 // The scans themselves, for tests that compare them on one input; only
@@ -45,6 +46,8 @@ std::size_t index_newlines_sse2(const std::byte* block, const std::byte* from,
                                 const std::byte* limit, std::uint32_t* index) noexcept;
 std::size_t index_newlines_avx2(const std::byte* block, const std::byte* from,
                                 const std::byte* limit, std::uint32_t* index) noexcept;
+std::size_t index_newlines_avx512(const std::byte* block, const std::byte* from,
+                                  const std::byte* limit, std::uint32_t* index) noexcept;
 #endif
 
 }  // namespace sluice::detail

@@ -39,6 +39,8 @@ std::vector<std::pair<const char*, scan>> scans() {
   all.emplace_back("sse2", sluice::detail::index_newlines_sse2);
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx2")) all.emplace_back("avx2", sluice::detail::index_newlines_avx2);
+  if (__builtin_cpu_supports("avx512bw"))
+    all.emplace_back("avx512", sluice::detail::index_newlines_avx512);
 #endif
   all.emplace_back("chosen", sluice::detail::index_newlines);
   return all;
@@ -86,7 +88,10 @@ TEST(line_search, the_chosen_scan_is_the_best_this_cpu_has) {
   std::string name = sluice::detail::newline_scan_name();
 #if defined(__x86_64__)
   __builtin_cpu_init();
-  EXPECT_EQ(name, __builtin_cpu_supports("avx2") ? "avx2" : "sse2");
+  const char* best = __builtin_cpu_supports("avx512bw") ? "avx512"
+                     : __builtin_cpu_supports("avx2")   ? "avx2"
+                                                        : "sse2";
+  EXPECT_EQ(name, best);
 #else
   EXPECT_EQ(name, "portable");
 #endif
