@@ -109,8 +109,8 @@ std::size_t failures(const std::vector<case_summary>& summaries) {
 int run_bench(const options& o) {
   std::filesystem::path parent = o.dir.empty() ? default_parent() : std::filesystem::path(o.dir);
   check_free_space(parent, o);
-  report_files reports(o);
   std::vector<bench_case> cases = make_cases(o);
+  report_files reports(o, cases);
   work_dir dir(parent);
   case_input input(dir);
   run_description run{dir.path(), describe_machine(dir.path()), {o.repeat, o.sync, o.buffer_size}};

@@ -1,6 +1,7 @@
 #include "core/report_files.hpp"
 
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <system_error>
 
@@ -43,10 +44,35 @@ std::string html_report(const std::string& path) {
   return "cannot write the HTML report '" + path + "'";
 }
 
+// The chart file of each case in `dir`.
+std::vector<std::filesystem::path> chart_paths(const std::filesystem::path& dir,
+                                               const std::vector<bench_case>& cases) {
+  std::vector<std::string> scenario_of_case;
+  for (const bench_case& c : cases) scenario_of_case.push_back(c.scenario);
+  std::vector<std::filesystem::path> paths;
+  for (const std::string& name : chart_file_names(scenario_of_case)) paths.push_back(dir / name);
+  return paths;
+}
+
+// Refuses a report (--json or --report: `option`) at `path` that is also
+// one of the charts: the one written last would replace the other.
+void check_not_a_chart(const char* option, const std::string& path,
+                       const std::vector<std::filesystem::path>& charts) {
+  if (path.empty()) return;
+  for (const std::filesystem::path& chart : charts)
+    if (same_file(path, chart.native()))
+      throw std::invalid_argument(std::string(option) + " '" + path + "' is also the chart '" +
+                                  chart.native() +
+                                  "' that --svg writes: give the report another name");
+}
+
 }  // namespace
 
-report_files::report_files(const options& o)
+report_files::report_files(const options& o, const std::vector<bench_case>& cases)
     : command_(o.command), json_path_(o.json), page_path_(o.report), svg_dir_(o.svg_dir) {
+  if (!svg_dir_.empty()) charts_ = chart_paths(svg_dir_, cases);
+  check_not_a_chart("--json", json_path_, charts_);
+  check_not_a_chart("--report", page_path_, charts_);
   if (!json_path_.empty())
     naming(json_report(json_path_), [&] { json_.emplace(open_named_output(json_path_)); });
   if (!page_path_.empty())
@@ -82,12 +108,8 @@ void report_files::write_json_report(const run_description& run,
 }
 
 void report_files::write_charts(const std::vector<case_summary>& cases) const {
-  if (svg_dir_.empty()) return;
-  std::vector<std::string> scenario_of_case;
-  for (const case_summary& summary : cases) scenario_of_case.push_back(summary.bench->scenario);
-  std::vector<std::string> names = chart_file_names(scenario_of_case);
-  for (std::size_t i = 0; i < cases.size(); ++i) {
-    std::filesystem::path path = svg_dir_ / names[i];
+  for (std::size_t i = 0; i < charts_.size() && i < cases.size(); ++i) {
+    const std::filesystem::path& path = charts_[i];
     naming("cannot write the chart '" + path.native() + "'", [&] {
       sluice::writer out = open_named_output(path.native());
       write_svg_chart(out, chart_of(cases[i]), not_run_rows::listed);

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "core/bench_case.hpp"
 #include "core/options.hpp"
 #include "core/report.hpp"
 
@@ -22,11 +23,14 @@ namespace sluice::bench {
 class report_files {
  public:
   // Opens o.json and o.report and makes o.svg_dir (with its parents),
-  // where given; a --svg DIR that is another user's planted link is refused.
-  explicit report_files(const options& o);
+  // where given; a --svg DIR that is another user's planted link is
+  // refused, and so is a report that is also a chart (the charts of
+  // `cases`, in their order), with std::invalid_argument, before anything
+  // is opened.
+  report_files(const options& o, const std::vector<bench_case>& cases);
 
-  // Writes the JSON report, the page and a chart per case; `text` is the
-  // report as printed.
+  // Writes the JSON report, the page and a chart per case (the cases given
+  // to the constructor, in order); `text` is the report as printed.
   void write(const run_description& run, const std::vector<case_summary>& cases,
              const std::string& text);
 
@@ -40,6 +44,7 @@ class report_files {
   std::string page_path_;
   std::optional<sluice::writer> page_;
   std::filesystem::path svg_dir_;
+  std::vector<std::filesystem::path> charts_;  // svg_dir_'s file per case
 };
 
 }  // namespace sluice::bench

@@ -83,6 +83,14 @@ TEST_F(bench_paths, one_file_for_json_and_report_is_a_usage_error) {
   EXPECT_EQ(read_all(dir / "same"), "old");
 }
 
+TEST_F(bench_paths, a_report_that_is_also_a_chart_is_refused_before_anything_is_made) {
+  std::string chart = path("charts/bytes.svg");
+  expect_exit(
+      bench({"--svg", path("charts"), "--json", chart}), 1,
+      "sluice-bench: --json '" + chart + "' is also the chart '" + chart + "' that --svg writes");
+  EXPECT_FALSE(fs::exists(dir / "charts"));
+}
+
 TEST_F(bench_paths, a_fifo_without_a_reader_fails_at_once_and_one_with_a_reader_gets_the_json) {
   ASSERT_EQ(::mkfifo(path("fifo").c_str(), 0600), 0);
   tool_result lonely = bench({"--json", path("fifo")}, {.seconds = 20});
