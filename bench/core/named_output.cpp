@@ -87,9 +87,11 @@ void check_chart_directory(const std::filesystem::path& dir) {
            "is a symbolic link in a sticky world-writable directory, owned by uid " +
                std::to_string(link.st_uid) +
                ", neither this user nor the directory's owner: not followed");
-  if (link.st_uid == me || link.st_uid == 0) return;
   struct stat target {};
-  if (::stat(dir.c_str(), &target) == 0 && target.st_uid == link.st_uid) return;
+  if (::stat(dir.c_str(), &target) != 0)
+    refuse(errno, dir.native(),
+           "is a symbolic link that leads nowhere: make what it leads to, or give another DIR");
+  if (link.st_uid == me || link.st_uid == 0 || target.st_uid == link.st_uid) return;
   refuse(EACCES, dir.native(),
          "is a symbolic link owned by uid " + std::to_string(link.st_uid) +
              " to a directory it does not own: not followed (a link is followed only if this "

@@ -38,8 +38,10 @@ bool same_file(const std::string& a, const std::string& b) noexcept;
 // owned by neither the caller, nor root, nor the owner of the directory it
 // leads to, or one in a sticky world-writable directory (such as /tmp) that
 // neither the caller nor that directory's owner owns: another user must
-// not choose where the charts go. Anything else passes, a missing `dir`
-// included. An lstat, and for a link a stat of it and of its directory.
+// not choose where the charts go; and (ENOENT, ELOOP...) a link that leads
+// nowhere, which no directory can be made at. Anything else passes, a
+// missing `dir` included. An lstat, and for a link a stat of it and of its
+// directory.
 void check_chart_directory(const std::filesystem::path& dir);
 
 }  // namespace sluice::bench

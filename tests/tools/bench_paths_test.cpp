@@ -184,6 +184,13 @@ TEST_F(bench_paths, charts_are_not_written_through_another_users_link_in_their_d
   EXPECT_EQ(read_all(dir / "victim"), "mine");
 }
 
+TEST_F(bench_paths, a_charts_directory_that_is_a_dangling_link_is_named_as_one) {
+  fs::create_symlink(dir / "nowhere", dir / "charts");
+  expect_exit(bench({"--svg", path("charts")}), 1,
+              path("charts") + "' is a symbolic link that leads nowhere");
+  EXPECT_FALSE(fs::exists(dir / "nowhere"));
+}
+
 TEST_F(bench_paths, the_cleanup_removes_only_the_work_directory) {
   write_all(dir / "keep", "keep");
   fs::create_directory(dir / "sub");
