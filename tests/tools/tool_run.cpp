@@ -36,9 +36,7 @@ tool_result run_tool(const std::string& program, const std::vector<std::string>&
   return {wait_for(child), errors};
 }
 
-bool exited_with(int status, int code) {
-  return WIFEXITED(status) && WEXITSTATUS(status) == code;
-}
+bool exited_with(int status, int code) { return WIFEXITED(status) && WEXITSTATUS(status) == code; }
 
 bool killed(int status) { return WIFSIGNALED(status); }
 
