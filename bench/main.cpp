@@ -8,10 +8,10 @@
 #include <sys/statvfs.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdint>
 #include <exception>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <set>
 #include <stdexcept>
@@ -99,17 +99,6 @@ std::size_t total_runs(const std::vector<bench_case>& cases, int repeat) {
   return methods * static_cast<std::size_t>(repeat);
 }
 
-// Opened before the first run, so that a bad path fails at once.
-std::ofstream open_json(const std::string& path) {
-  std::ofstream out;
-  if (path.empty()) return out;
-  out.open(path);
-  if (!out)
-    throw std::system_error(errno, std::generic_category(),
-                            "cannot write the JSON report '" + path + "'");
-  return out;
-}
-
 std::size_t failures(const std::vector<case_summary>& summaries) {
   std::size_t failed = 0;
   for (const case_summary& summary : summaries)
@@ -120,9 +109,8 @@ std::size_t failures(const std::vector<case_summary>& summaries) {
 int run_bench(const options& o) {
   std::filesystem::path parent = o.dir.empty() ? default_parent() : std::filesystem::path(o.dir);
   check_free_space(parent, o);
-  std::ofstream json = open_json(o.json);
-  report_files reports(o);
   std::vector<bench_case> cases = make_cases(o);
+  report_files reports(o, cases);
   work_dir dir(parent);
   case_input input(dir);
   run_description run{dir.path(), describe_machine(dir.path()), {o.repeat, o.sync, o.buffer_size}};
@@ -140,11 +128,6 @@ int run_bench(const options& o) {
   }
   print_footer(std::cout, run);
   print_recommendation(std::cout, judge(summaries));
-  if (json.is_open()) {
-    write_json(json, run, summaries);
-    json.close();
-    if (!json) throw std::runtime_error("cannot write the JSON report '" + o.json + "'");
-  }
   reports.write(run, summaries, report_text(run, summaries));
   std::size_t failed = failures(summaries);
   if (failed) std::cerr << "sluice-bench: " << failed << " method(s) failed; see their rows\n";
@@ -155,6 +138,10 @@ int run_bench(const options& o) {
 }  // namespace sluice::bench
 
 int main(int argc, char** argv) {
+  // A file size limit (ulimit -f) is then EFBIG, which a method's row or
+  // the report's error shows, rather than a death that leaves the work
+  // directory behind.
+  std::signal(SIGXFSZ, SIG_IGN);
   auto parsed = sluice::bench::parse_options(argc, argv);
   if (const int* status = std::get_if<int>(&parsed)) return *status;
   const auto& o = std::get<sluice::bench::options>(parsed);

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "core/command_line.hpp"
+#include "core/named_output.hpp"
 #include "core/units.hpp"
 #include "scenarios/scenarios.hpp"
 
@@ -136,6 +137,11 @@ std::variant<options, int> parse_options(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help
     std::cerr << "sluice-bench: " << e.what() << "\nRun with --help for more information.\n";
+    return 2;
+  }
+  if (!o.json.empty() && !o.report.empty() && same_file(o.json, o.report)) {
+    std::cerr << "sluice-bench: --json and --report both name '" << o.report
+              << "': the one written last would replace the other; give each its own file\n";
     return 2;
   }
   if (o.recommend) o.scenarios = with_recommended(std::move(o.scenarios));

@@ -1,6 +1,7 @@
 #include "core/work_dir.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <array>
@@ -10,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <system_error>
 #include <utility>
 
@@ -66,6 +68,26 @@ void copy_path(char (&to)[PATH_MAX], const std::string& from) {
                           "cannot create a directory in '" + parent.native() + "'");
 }
 
+// Refuses a parent in which another user could rename the work directory
+// away and put a link in its place while the runs write there by path:
+// one owned by neither the caller nor root, or one that its group or
+// others may write without the sticky bit.
+void check_parent(const std::filesystem::path& parent, int fd) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) cannot_create(parent, errno);
+  uid_t me = ::geteuid();
+  std::string why;
+  if (st.st_uid != me && st.st_uid != 0)
+    why = "it belongs to uid " + std::to_string(st.st_uid);
+  else if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX))
+    why = "its group or others may write it and it is not sticky (chmod +t, as /tmp is)";
+  if (why.empty()) return;
+  throw std::system_error(EACCES, std::generic_category(),
+                          "will not work in '" + parent.native() + "': " + why +
+                              ", so another user could swap the work directory for a link "
+                              "while the runs write there; give a --dir of your own");
+}
+
 }  // namespace
 
 work_dir::work_dir(const std::filesystem::path& parent) {
@@ -73,6 +95,12 @@ work_dir::work_dir(const std::filesystem::path& parent) {
   if (name.size() + sizeof "/companion" > PATH_MAX) cannot_create(parent, ENAMETOOLONG);
   removal.parent = ::open(parent.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
   if (removal.parent < 0) cannot_create(parent, errno);
+  try {
+    check_parent(parent, removal.parent);
+  } catch (...) {
+    ::close(std::exchange(removal.parent, -1));
+    throw;
+  }
   if (!::mkdtemp(name.data())) {
     int error = errno;
     ::close(std::exchange(removal.parent, -1));

@@ -20,7 +20,10 @@ namespace sluice::bench {
 class work_dir {
  public:
   // Creates parent/sluice-bench-XXXXXX (mkdtemp). Throws std::system_error
-  // naming `parent` if that fails.
+  // naming `parent` if that fails, and (EACCES) before creating anything if
+  // `parent` belongs to another user than the caller or root, or its group
+  // or others may write it and it is not sticky: another user could then
+  // rename the work directory and put a link in its place.
   explicit work_dir(const std::filesystem::path& parent);
   work_dir(const work_dir&) = delete;
   work_dir& operator=(const work_dir&) = delete;

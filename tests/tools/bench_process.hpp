@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "tool_run.hpp"  // exited_with
+
 namespace sluice_test {
 
 // What a run of sluice-bench gave: its wait status and standard error.
@@ -13,10 +15,8 @@ struct bench_run {
   std::string err;
 };
 
-// Runs SLUICE_BENCH with `args`, its standard output read and dropped.
+// Runs SLUICE_BENCH with `args` (run_tool: standard input /dev/null, at
+// most 280 s), its standard output read and dropped.
 bench_run run_bench(const std::vector<std::string>& args);
-
-// Whether `status` (from wait) is an exit with `code`.
-bool exited_with(int status, int code);
 
 }  // namespace sluice_test

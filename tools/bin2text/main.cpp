@@ -5,6 +5,7 @@
 #include <exception>
 
 #include "bin2text/convert.hpp"
+#include "common/output.hpp"
 #include "common/schema.hpp"
 #include "common/standard_streams.hpp"
 #include "common/text_format.hpp"
@@ -41,7 +42,9 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1u, 256u));
   app.footer(example);
   CLI11_PARSE(app, argc, argv);
+  sluice_tools::ignore_file_size_signal();
   try {
+    sluice_tools::check_output(work.output, work.input);
     work.layout = sluice_tools::parse_schema(schema_text);
     work.format = sluice_tools::parse_format(format_text);
     work.progress = sluice_tools::standard_error_is_terminal();

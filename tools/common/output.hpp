@@ -16,6 +16,23 @@ namespace sluice_tools {
 // "/dev/stdout", "/dev/fd/1" and "/proc/self/fd/1", spelt exactly so.
 bool names_standard_output(std::string_view path) noexcept;
 
+// Refuses, before any work, an output that cannot or must not be replaced
+// by a file: `output` naming an existing file that is not a regular one
+// (a FIFO, a device, a directory: the message says to give -o - and
+// redirect standard output there), or naming the input file itself, by
+// any path or link (`input`, or standard input for "-" where /dev/stdin
+// shows it), which the conversion would replace with its own result.
+// Nothing for the names of standard output, or a path that does not exist
+// yet. A stat or two (std::filesystem::status, equivalent). Throws
+// std::invalid_argument saying which and why.
+void check_output(const std::string& output, const std::string& input);
+
+// Makes a write past the file size limit (ulimit -f, RLIMIT_FSIZE) fail
+// with EFBIG, which the tool reports and after which it removes its
+// temporary, rather than kill the process with SIGXFSZ. Call once, at the
+// start of main. No effect where there is no SIGXFSZ (Windows).
+void ignore_file_size_signal() noexcept;
+
 // Calls `write` with a writer on `path` and closes it. A file is written to
 // a temporary beside it and renamed over `path` only by the close, once
 // complete (atomic replace, durably: the temporary and the directory are
