@@ -22,15 +22,15 @@ using access = open_request::access;
 // The most bytes one ReadFile or WriteFile takes.
 constexpr std::size_t max_call = 1u << 30;
 
-// A file created with a security descriptor of its own may have one that
-// grants this process less than it asks now; the handle of its creation
-// keeps what it asked (and the attributes' changes need FILE_WRITE_ATTRIBUTES).
+// (GENERIC_WRITE includes FILE_WRITE_ATTRIBUTES, which set_file_attributes
+// needs. A file created with a security descriptor of its own keeps, on the
+// handle that created it, the access asked, whatever the descriptor grants.)
 DWORD desired_access(const open_request& how) {
   if (how.mode == access::path_only) return FILE_READ_ATTRIBUTES;
   DWORD wanted = how.mode == access::read    ? GENERIC_READ
                  : how.mode == access::write ? GENERIC_WRITE
                                              : GENERIC_READ | GENERIC_WRITE;
-  return wanted | FILE_READ_ATTRIBUTES | (how.create ? FILE_WRITE_ATTRIBUTES : 0);
+  return wanted | FILE_READ_ATTRIBUTES;
 }
 
 DWORD disposition(const open_request& how) {

@@ -66,10 +66,12 @@ void set_attributes(file& temporary, std::uint32_t wanted, const std::string& wh
 }  // namespace
 
 creation creation_for(const std::string& given, const resolved_target& old) {
-  if (!old.status) return {};
-  return {.security = security_of(given, old),
-          .attributes = (old.status->attributes & at_creation) | FILE_ATTRIBUTE_ARCHIVE,
-          .source = old.path};
+  creation made;
+  if (!old.status) return made;
+  made.security = security_of(given, old);
+  made.attributes = (old.status->attributes & at_creation) | FILE_ATTRIBUTE_ARCHIVE;
+  made.source = old.path;
+  return made;
 }
 
 kept_privileges copy_metadata(file& temporary, const resolved_target& old) {
