@@ -14,6 +14,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <sluice/sluice.hpp>
 #include <string>
@@ -330,6 +331,92 @@ TEST_F(replace_link, a_link_at_the_path_is_followed) {
   replace_with(dir / "dangling", "created");
   EXPECT_EQ(read_all(dir / "real" / "missing"), "created");
   EXPECT_TRUE(is_link(dir / "dangling"));
+}
+
+// The same logic where no link can be made (Wine): a seam that shows the
+// regular files named "link*" as symbolic links, whose text is given here
+// (facts says symlink, read_link gives the text), over the real backend.
+class pretended_links {
+ public:
+  explicit pretended_links(std::map<std::string, std::string> texts) : texts_(std::move(texts)) {
+    active_ = this;
+    table_ = sluice::detail::real_sys();
+    table_.open = open;
+    table_.close = close;
+    table_.facts = facts;
+    table_.read_link = read_link;
+    sluice::detail::set_sys(&table_);
+  }
+  ~pretended_links() {
+    sluice::detail::set_sys(nullptr);
+    active_ = nullptr;
+  }
+  pretended_links(const pretended_links&) = delete;
+  pretended_links& operator=(const pretended_links&) = delete;
+
+  int links_read() const { return links_read_; }
+
+ private:
+  static sluice::detail::handle open(sluice::detail::handle dir, const char* path,
+                                     const sluice::detail::open_request& how) {
+    auto h = sluice::detail::real_sys().open(dir, path, how);
+    if (h != sluice::detail::no_handle() && how.no_follow && active_->texts_.count(path))
+      active_->held_[h] = active_->texts_[path];
+    return h;
+  }
+  static int close(sluice::detail::handle h) {
+    active_->held_.erase(h);
+    return sluice::detail::real_sys().close(h);
+  }
+  static int facts(sluice::detail::handle h, sluice::detail::file_facts* out) {
+    int result = sluice::detail::real_sys().facts(h, out);
+    if (result == 0 && active_->held_.count(h)) out->type = sluice::detail::file_type::symlink;
+    return result;
+  }
+  static ssize_t read_link(sluice::detail::handle h, char* buffer, size_t size) {
+    auto found = active_->held_.find(h);
+    if (found == active_->held_.end()) return errno = EINVAL, -1;
+    ++active_->links_read_;
+    std::size_t n = std::min(size, found->second.size());
+    std::memcpy(buffer, found->second.data(), n);
+    return static_cast<ssize_t>(n);
+  }
+
+  static inline pretended_links* active_ = nullptr;
+  sluice::detail::sys_table table_{};
+  std::map<std::string, std::string> texts_;
+  std::map<sluice::detail::handle, std::string> held_;
+  int links_read_ = 0;
+};
+
+// A chain of links, relative ones from their own directory, ".." among
+// them: the file at its end is replaced, the links stay as they were; a
+// dangling one's target is created; a loop stops at 40 links (ELOOP).
+TEST_F(replace_link, the_links_are_followed_from_their_own_directory) {
+  std::filesystem::create_directory(dir / "real");
+  std::filesystem::create_directory(dir / "other");
+  write_all(dir / "real" / "t", "old");
+  for (const char* name : {"link1", "link2", "link3", "loop"}) write_all(dir / name, "a link");
+  write_all(dir / "other" / "link4", "a link");
+  {
+    pretended_links links({{"link1", "other\\link4"},
+                           {"link4", "..\\real\\t"},
+                           {"link2", (dir / "real" / "missing").string()},
+                           {"loop", "loop"}});
+    replace_with(dir / "link1", "new");
+    EXPECT_EQ(links.links_read(), 2);
+    replace_with(dir / "link2", "created");
+    auto e = thrown([&] { writer out(dir / "loop", replace); });
+    ASSERT_TRUE(e);
+    EXPECT_EQ(e->code().value(), ELOOP);
+    EXPECT_NE(std::string(e->what()).find("more than 40 symbolic links"), std::string::npos)
+        << e->what();
+  }
+  EXPECT_EQ(read_all(dir / "real" / "t"), "new");
+  EXPECT_EQ(read_all(dir / "real" / "missing"), "created");
+  for (const char* name : {"link1", "link2", "loop"}) EXPECT_EQ(read_all(dir / name), "a link");
+  EXPECT_EQ(read_all(dir / "other" / "link4"), "a link");
+  EXPECT_EQ(entries(dir / "real"), (std::vector<std::string>{"missing", "t"}));
 }
 
 }  // namespace
