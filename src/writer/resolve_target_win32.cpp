@@ -51,7 +51,7 @@ void look(resolved_target& at, const std::filesystem::path& given) {
   }
   at.existing = file(h, at.path);
   file_facts facts;
-  if (sys().facts(h, &facts) != 0) cannot(errno, given, "stat", at.path);
+  if (sys().facts(h, &facts) != 0) cannot(errno, given, "read the file information of", at.path);
   at.status = facts;
 }
 
