@@ -256,4 +256,7 @@ int remove_attribute(handle, const char*) { return refuse(ENOSYS); }
 
 #endif
 
+ssize_t read_security(handle, void*, size_t, unsigned*) { return refuse(ENOSYS); }
+int set_file_attributes(handle, std::uint32_t) { return refuse(ENOSYS); }
+
 }  // namespace sluice::detail::posix

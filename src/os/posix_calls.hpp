@@ -96,6 +96,10 @@ ssize_t get_attribute(const char* path, const char* name, void* value, size_t si
 int set_attribute(handle h, const char* name, const void* value, size_t size);
 int remove_attribute(handle h, const char* name);
 
+// The Windows group: refused (ENOSYS).
+ssize_t read_security(handle h, void* descriptor, size_t size, unsigned* parts);
+int set_file_attributes(handle h, std::uint32_t attributes);
+
 // ---- the portable backend's own way (posix_portable.cpp) ----------------
 
 // openat; unnamed_temporary refused (EOPNOTSUPP: a named temporary is
@@ -199,6 +203,8 @@ constexpr sys_table table() {
       .get_attribute = get_attribute,
       .set_attribute = set_attribute,
       .remove_attribute = remove_attribute,
+      .read_security = read_security,
+      .set_file_attributes = set_file_attributes,
   };
 }
 

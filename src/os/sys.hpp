@@ -32,9 +32,9 @@
 // file::preallocate does today on a filesystem without fallocate). The
 // POSIX group at the end serves writer_options::atomic_replace's copy of
 // the old file's owner, mode and extended attributes; a backend without
-// POSIX metadata refuses each of its entries with ENOSYS, and
-// atomic_replace then fails with that errno where it needs one (its own way
-// of copying metadata, with its own entries, is not written yet).
+// POSIX metadata refuses each of its entries with ENOSYS (the Win32 one
+// but read_link), and has its own way of copying metadata: the Windows
+// group after it (the old file's security descriptor and attributes).
 //
 // Cost: one relaxed atomic load and one indirect call per entry; no entry is
 // on the writer's inline path (put, small writes).
@@ -66,6 +66,12 @@ struct open_request {
   bool sequential = false;         // a hint: it will be read from start to end (Windows:
                                    // FILE_FLAG_SEQUENTIAL_SCAN; others: advise_sequential)
   unsigned permissions = 0;        // for create and unnamed_temporary (before the umask)
+  // Windows only (POSIX backends ignore them): for create, the security
+  // descriptor (self-relative, as read_security gives it) the new file gets
+  // at CreateFileW, and its attributes (FILE_ATTRIBUTE_*); nullptr and 0:
+  // what its directory gives new files.
+  const void* security = nullptr;
+  std::uint32_t attributes = 0;
 };
 
 // What a handle's open state says (the flags that can change after open).
@@ -94,6 +100,7 @@ struct file_facts {
   std::uint32_t owner = 0, group = 0;   // user and group ids
   std::uint64_t block_size = 0;         // the preferred I/O size
   std::uint64_t device = 0, inode = 0;  // which file it is
+  std::uint32_t attributes = 0;         // Windows: FILE_ATTRIBUTE_* (0 elsewhere)
 };
 
 // The filesystems whose behaviour sluice adapts to; `other` for the rest.
@@ -258,9 +265,9 @@ struct sys_table {
   // writer_options::atomic_replace follows a path's final symbolic links
   // itself, one held directory at a time, and gives the new file the old
   // one's owner, extended attributes (ACLs among them) and mode. A backend
-  // without these refuses each with ENOSYS; atomic_replace then fails with
-  // that error where it needs one (not yet written: its own metadata copy).
-  // Each has the POSIX call's contract.
+  // without these refuses each with ENOSYS (Windows: all but read_link, a
+  // symbolic link's reparse point, and copies metadata with the Windows
+  // group below). Each has the POSIX call's contract.
   // The status of `path` itself, not following a final link (lstat).
   int (*path_facts)(const char* path, file_facts* out);
   // The text of the link a path-only handle holds (readlinkat(h, "")).
@@ -278,7 +285,25 @@ struct sys_table {
   ssize_t (*get_attribute)(const char* path, const char* name, void* value, size_t size);
   int (*set_attribute)(handle h, const char* name, const void* value, size_t size);
   int (*remove_attribute)(handle h, const char* name);
+
+  // ---- Windows group: atomic_replace's security copy -------------------
+  // What a replacement keeps of the file it replaces on Windows. POSIX
+  // backends refuse each with ENOSYS (not called there).
+  // The security descriptor of the file `h` holds (a path-only handle),
+  // self-relative, for a new file to be created with (open_request::security):
+  // its owner, group and DACL with its protected or inherited state, and its
+  // SACL and integrity label where this process may read them (`*parts`:
+  // security_part bits of what is in). Returns its size; the bytes are
+  // written only if that fits in `size` (0 asks the size).
+  ssize_t (*read_security)(handle h, void* descriptor, size_t size, unsigned* parts);
+  // Sets the file's attributes (FILE_ATTRIBUTE_*) on an open handle.
+  int (*set_file_attributes)(handle h, std::uint32_t attributes);
 };
+
+// The parts of a Windows security descriptor read_security reports.
+namespace security_part {
+inline constexpr unsigned owner = 1, group = 2, dacl = 4, sacl = 8, label = 16;
+}
 
 // The table of the backend this build has (linux_sys.cpp, posix_sys.cpp,
 // win32_sys.cpp).

@@ -15,6 +15,8 @@ struct mapping {
 };
 
 // Sharing violations are EACCES, as a Linux open refused by permissions;
+// an owner or group this process may not give a file, or a privilege it
+// lacks, is EPERM, as fchown's;
 // a range another handle locked (LockFileEx) is EWOULDBLOCK, as flock's
 // LOCK_NB.
 constexpr mapping table[] = {
@@ -50,6 +52,9 @@ constexpr mapping table[] = {
     {ERROR_TOO_MANY_OPEN_FILES, EMFILE},
     {ERROR_CANT_RESOLVE_FILENAME, ELOOP},
     {ERROR_OPERATION_ABORTED, EINTR},
+    {ERROR_INVALID_OWNER, EPERM},
+    {ERROR_INVALID_PRIMARY_GROUP, EPERM},
+    {ERROR_PRIVILEGE_NOT_HELD, EPERM},
 };
 
 }  // namespace

@@ -74,11 +74,15 @@ namespace {
 // they compare against the wrong scale, so never.
 constexpr auto rename_info_ex = static_cast<FILE_INFO_BY_HANDLE_CLASS>(22);
 
+// FILE_RENAME_FLAG_IGNORE_READONLY_ATTRIBUTE (Windows 10 1809 on), which
+// the headers lack: a read-only destination is replaced, as rename(2) does.
+constexpr DWORD ignore_read_only = 0x40;
+
 // A rename with POSIX semantics: SetFileInformationByHandle FileRenameInfoEx
 // on a handle of the source (Windows 10 1709 on, NTFS), which replaces the
 // destination even while other handles have it open (sharing delete, as
-// sluice's do). ERROR_SUCCESS, or the error.
-DWORD rename_replacing_open(const std::wstring& from, const std::wstring& to) {
+// sluice's do), with `flags` besides. ERROR_SUCCESS, or the error.
+DWORD rename_replacing_open(const std::wstring& from, const std::wstring& to, DWORD flags) {
   HANDLE source =
       ::CreateFileW(from.c_str(), DELETE | SYNCHRONIZE, share_all, nullptr, OPEN_EXISTING,
                     FILE_FLAG_BACKUP_SEMANTICS | FILE_FLAG_OPEN_REPARSE_POINT, nullptr);
@@ -86,7 +90,7 @@ DWORD rename_replacing_open(const std::wstring& from, const std::wstring& to) {
   std::size_t name_bytes = to.size() * sizeof(wchar_t);
   std::vector<std::uint64_t> storage((sizeof(FILE_RENAME_INFO) + name_bytes) / 8 + 1);
   auto* info = reinterpret_cast<FILE_RENAME_INFO*>(storage.data());
-  info->Flags = FILE_RENAME_FLAG_REPLACE_IF_EXISTS | FILE_RENAME_FLAG_POSIX_SEMANTICS;
+  info->Flags = FILE_RENAME_FLAG_REPLACE_IF_EXISTS | FILE_RENAME_FLAG_POSIX_SEMANTICS | flags;
   info->RootDirectory = nullptr;
   info->FileNameLength = static_cast<DWORD>(name_bytes);
   std::memcpy(info->FileName, to.c_str(), name_bytes + sizeof(wchar_t));
@@ -106,24 +110,40 @@ bool posix_rename_missing(DWORD error) {
 
 }  // namespace
 
-// The POSIX-semantics rename where Windows has it; else MoveFileExW,
-// replacing the destination (unless another handle has it open) and
-// returning once the rename is on disk (MOVEFILE_WRITE_THROUGH).
+// The POSIX-semantics rename where Windows has it, replacing a read-only
+// destination too where it can (else, ERROR_INVALID_PARAMETER, without);
+// else MoveFileExW, replacing the destination (unless another handle has it
+// open, or it is read-only) and returning once the rename is on disk
+// (MOVEFILE_WRITE_THROUGH).
 int rename(handle from_dir, const char* from, handle to_dir, const char* to) {
   std::optional<std::wstring> source = full_path(from_dir, from);
   std::optional<std::wstring> destination = full_path(to_dir, to);
   if (!source || !destination) return -1;
-  DWORD error = rename_replacing_open(*source, *destination);
+  DWORD error = rename_replacing_open(*source, *destination, ignore_read_only);
+  if (error == ERROR_INVALID_PARAMETER) error = rename_replacing_open(*source, *destination, 0);
   if (error == ERROR_SUCCESS) return 0;
   if (!posix_rename_missing(error)) return fail(error);
   DWORD how = MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH;
   return ::MoveFileExW(source->c_str(), destination->c_str(), how) ? 0 : fail_last();
 }
 
+// DeleteFileW; a read-only file, which it refuses (ERROR_ACCESS_DENIED),
+// loses that attribute and is deleted then, as unlink(2) removes a file of
+// mode 0444 (the attribute is put back if the deletion still fails).
 int remove(handle dir, const char* name) {
   std::optional<std::wstring> path = full_path(dir, name);
   if (!path) return -1;
-  return ::DeleteFileW(path->c_str()) ? 0 : fail_last();
+  if (::DeleteFileW(path->c_str())) return 0;
+  DWORD error = ::GetLastError();
+  DWORD attributes = ::GetFileAttributesW(path->c_str());
+  if (error != ERROR_ACCESS_DENIED || attributes == INVALID_FILE_ATTRIBUTES ||
+      !(attributes & FILE_ATTRIBUTE_READONLY) ||
+      !::SetFileAttributesW(path->c_str(), attributes & ~FILE_ATTRIBUTE_READONLY))
+    return fail(error);
+  if (::DeleteFileW(path->c_str())) return 0;
+  error = ::GetLastError();
+  ::SetFileAttributesW(path->c_str(), attributes);
+  return fail(error);
 }
 
 // The permissions have no Windows equivalent: the directory gets the

@@ -22,6 +22,9 @@ using access = open_request::access;
 // The most bytes one ReadFile or WriteFile takes.
 constexpr std::size_t max_call = 1u << 30;
 
+// (GENERIC_WRITE includes FILE_WRITE_ATTRIBUTES, which set_file_attributes
+// needs. A file created with a security descriptor of its own keeps, on the
+// handle that created it, the access asked, whatever the descriptor grants.)
 DWORD desired_access(const open_request& how) {
   if (how.mode == access::path_only) return FILE_READ_ATTRIBUTES;
   DWORD wanted = how.mode == access::read    ? GENERIC_READ
@@ -36,8 +39,9 @@ DWORD disposition(const open_request& how) {
   return how.truncate ? TRUNCATE_EXISTING : OPEN_EXISTING;
 }
 
+// The attributes a created file gets (FILE_ATTRIBUTE_NORMAL alone if none).
 DWORD flags(const open_request& how) {
-  DWORD chosen = FILE_ATTRIBUTE_NORMAL;
+  DWORD chosen = how.create && how.attributes != 0 ? how.attributes : FILE_ATTRIBUTE_NORMAL;
   // A directory, or anything a query handle is opened on, needs backup
   // semantics to be opened at all.
   if (how.directory || how.mode == access::path_only) chosen |= FILE_FLAG_BACKUP_SEMANTICS;
@@ -66,8 +70,10 @@ handle real_open(handle dir, const char* path, const open_request& how) {
   if (how.unnamed_temporary) return refuse(EOPNOTSUPP), no_handle();
   std::optional<std::wstring> full = full_path(dir, path);
   if (!full) return no_handle();
-  HANDLE h = ::CreateFileW(full->c_str(), desired_access(how), share_all, nullptr, disposition(how),
-                           flags(how), nullptr);
+  SECURITY_ATTRIBUTES security{sizeof security, const_cast<void*>(how.security), FALSE};
+  HANDLE h =
+      ::CreateFileW(full->c_str(), desired_access(how), share_all,
+                    how.security ? &security : nullptr, disposition(how), flags(how), nullptr);
   if (h == INVALID_HANDLE_VALUE) return fail_open(*full), no_handle();
   if (how.directory && !is_directory(h)) {
     ::CloseHandle(h);
@@ -257,7 +263,8 @@ int real_facts(handle h, file_facts* out) {
           .mode = read_only ? 0444u : 0666u,
           .block_size = 4096,
           .device = info.dwVolumeSerialNumber,
-          .inode = (std::uint64_t{info.nFileIndexHigh} << 32) | info.nFileIndexLow};
+          .inode = (std::uint64_t{info.nFileIndexHigh} << 32) | info.nFileIndexLow,
+          .attributes = info.dwFileAttributes};
   return 0;
 }
 
@@ -355,6 +362,8 @@ constexpr sys_table real_table{
     .get_attribute = get_attribute,
     .set_attribute = set_attribute,
     .remove_attribute = remove_attribute,
+    .read_security = read_security,
+    .set_file_attributes = set_file_attributes,
 };
 
 }  // namespace

@@ -47,40 +47,63 @@ bool unnamed_temporaries_unsupported(int error) {
   return error == EOPNOTSUPP || error == EISDIR || error == EINVAL;
 }
 
-// "'<directory>/<name>'", for messages.
+// "'<directory><separator><name>'", with the platform's separator, for messages.
 std::string shown_in(const replacement& rest, const std::string& name) {
-  return "'" + rest.directory.path() + "/" + name + "'";
+  std::string shown = "'";
+  shown += path_text(std::filesystem::path(rest.directory.path()) / name);
+  shown += '\'';
+  return shown;
 }
 
-[[noreturn]] void cannot_create(int error, const std::string& given, const std::string& what) {
-  throw std::system_error(error, std::generic_category(),
-                          describe("open", given) + ": cannot create the temporary file " + what);
+// Windows chooses unbuffered I/O (FILE_FLAG_NO_BUFFERING) only when a file
+// is opened: the temporary is created with it. Elsewhere O_DIRECT is set
+// once the temporary exists (use_direct_io).
+#ifdef _WIN32
+constexpr bool direct_at_creation = true;
+#else
+constexpr bool direct_at_creation = false;
+#endif
+
+[[noreturn]] void cannot_create(int error, const std::string& given, const std::string& what,
+                                const creation& with) {
+  std::string why;
+  if (!with.security.empty() && error == EPERM)
+    why = " with the owner, group and integrity label of '" + with.source +
+          "', which this process may not give a file";
+  throw std::system_error(
+      error, std::generic_category(),
+      describe("open", given) + ": cannot create the temporary file " + what + why);
 }
 
-handle open_in(const replacement& rest, const char* name, open_request how, mode_t permissions) {
+handle open_in(const replacement& rest, const char* name, open_request how, const creation& with,
+               bool direct) {
   how.mode = open_request::access::read_write;
-  how.permissions = permissions;
+  how.permissions = with.permissions;
+  how.security = with.security.empty() ? nullptr : with.security.data();
+  how.attributes = with.attributes;
+  how.direct = direct && direct_at_creation;
   return restart_interrupted([&] { return sys().open(rest.directory.native_handle(), name, how); });
 }
 
-// Creates the temporary in `rest.directory` with `permissions`: unnamed if
+// Creates the temporary in `rest.directory` as `with` says: unnamed if
 // possible; `rest.name` is set if it is not. Throws naming `given`.
-handle create_temporary(const std::string& given, replacement& rest, mode_t permissions) {
-  detail::handle fd = open_in(rest, ".", {.unnamed_temporary = true}, permissions);
+handle create_temporary(const std::string& given, replacement& rest, const creation& with,
+                        bool direct) {
+  detail::handle fd = open_in(rest, ".", {.unnamed_temporary = true}, with, direct);
   if (fd != detail::no_handle() && can_be_named(fd)) return fd;
   if (fd != detail::no_handle()) {
     sys().close(fd);
   } else if (int error = errno; !unnamed_temporaries_unsupported(error)) {
-    cannot_create(error, given, "in '" + rest.directory.path() + "' (O_TMPFILE)");
+    cannot_create(error, given, "in '" + rest.directory.path() + "' (O_TMPFILE)", with);
   }
   rest.name = with_fresh_name(
       rest.destination,
       [&](const std::string& candidate) {
-        fd = open_in(rest, candidate.c_str(), {.create = true, .exclusive = true}, permissions);
+        fd = open_in(rest, candidate.c_str(), {.create = true, .exclusive = true}, with, direct);
         return fd == detail::no_handle() ? -1 : 0;
       },
       [&](int error, const std::string& candidate) {
-        cannot_create(error, given, shown_in(rest, candidate));
+        cannot_create(error, given, shown_in(rest, candidate), with);
       });
   return fd;
 }
@@ -159,13 +182,14 @@ temporary open_temporary(const std::filesystem::path& target, bool direct) {
   temporary made{{},
                  {open_directory_to_sync(given, where.directory), {}, where.name, where.path, {}}};
   check_directory(given, where, made.rest.directory);
-  // Created private when it replaces a file: it gets that file's mode once
-  // it has its owner and ACL, never wider than the old file meanwhile.
-  mode_t permissions = where.status ? 0600 : 0666;
-  detail::handle fd = create_temporary(path_text(given), made.rest, permissions);
+  // Created private when it replaces a file (POSIX: it gets that file's
+  // mode once it has its owner and ACL; Windows: created with its security
+  // descriptor), never wider than the old file meanwhile.
+  creation with = creation_for(path_text(given), where);
+  detail::handle fd = create_temporary(path_text(given), made.rest, with, direct);
   made.target = file(fd, std::move(shown));
   try {
-    if (direct) use_direct_io(made.target);
+    if (direct && !direct_at_creation) use_direct_io(made.target);
     if (where.status) made.rest.kept = copy_metadata(made.target, where);
   } catch (...) {
     discard(made.target, made.rest);

@@ -47,10 +47,14 @@ struct temporary {
 //   it replaces a file, which then gives it its owner, group, extended
 //   attributes and mode but for the privileges (copy_metadata), else 0666
 //   minus the umask (and the directory's default ACL), as open(2) gives a
-//   new file;
+//   new file; on Windows (always named) it is created with the old file's
+//   security descriptor and attributes (creation_for), else with what its
+//   directory gives new files;
 // - `direct`: then O_DIRECT is set (fcntl F_SETFL), so that a filesystem
 //   that refuses it (EINVAL, "the filesystem refuses O_DIRECT
-//   (caching_mode::direct)") is told from one without O_TMPFILE.
+//   (caching_mode::direct)") is told from one without O_TMPFILE; on
+//   Windows, which chooses it only at CreateFileW, the temporary is created
+//   with FILE_FLAG_NO_BUFFERING.
 // Throws std::system_error naming the absolute target, the temporary or
 // link concerned in the text; then nothing was created or changed.
 temporary open_temporary(const std::filesystem::path& target, bool direct);

@@ -171,6 +171,14 @@ constexpr mode_t privileged_bits = S_ISUID | S_ISGID;
 
 }  // namespace
 
+creation creation_for(const std::string&, const resolved_target& old) {
+  creation made;
+  if (!old.status) return made;
+  made.permissions = 0600;
+  made.source = old.path;
+  return made;
+}
+
 kept_privileges copy_metadata(file& temporary, const resolved_target& old) {
   kept_privileges kept;
   kept.mode = old.status->mode;

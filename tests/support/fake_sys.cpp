@@ -113,6 +113,9 @@ fake_sys::fake_sys()
           .get_attribute = forward<call::get_attribute, &sys_table::get_attribute>::entry,
           .set_attribute = forward<call::set_attribute, &sys_table::set_attribute>::entry,
           .remove_attribute = forward<call::remove_attribute, &sys_table::remove_attribute>::entry,
+          .read_security = forward<call::read_security, &sys_table::read_security>::entry,
+          .set_file_attributes =
+              forward<call::set_file_attributes, &sys_table::set_file_attributes>::entry,
       } {
   if (active_) throw std::logic_error("fake_sys: one at a time");
   log_.reserve(256);  // the first calls log without allocating: see on_open()

@@ -106,9 +106,11 @@ enum class call {
   list_attributes,
   get_attribute,
   set_attribute,
-  remove_attribute
+  remove_attribute,
+  read_security,
+  set_file_attributes
 };
-inline constexpr std::size_t call_kinds = static_cast<std::size_t>(call::remove_attribute) + 1;
+inline constexpr std::size_t call_kinds = static_cast<std::size_t>(call::set_file_attributes) + 1;
 
 // How the fake's emulated asynchronous queue completes writes.
 struct async_options {

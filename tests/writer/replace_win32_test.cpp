@@ -1,0 +1,422 @@
+// writer_options::atomic_replace on Windows keeps who may use the file it
+// replaces: the new file is created with the old one's owner, group and
+// DACL (its protected or inherited state too), its SACL and integrity label
+// where the process may read them, and its attributes, read-only given
+// last; caching::direct creates the temporary unbuffered; a symbolic link
+// at the path is followed. Built for Windows only (tests/CMakeLists.txt);
+// the POSIX side is replace_metadata_test.cpp and replace_symlink_test.cpp.
+#include <aclapi.h>
+#include <gtest/gtest.h>
+#include <sddl.h>
+#include <windows.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <sluice/sluice.hpp>
+#include <string>
+#include <vector>
+
+#include "os/path_text.hpp"
+#include "support/fake_sys.hpp"
+#include "support/test_support.hpp"
+
+namespace {
+
+using namespace sluice_test;
+using sluice::writer;
+
+using replace_security = dir_test;
+
+constexpr sluice::writer_options replace{.atomic_replace = true};
+
+constexpr SECURITY_INFORMATION discretionary =
+    OWNER_SECURITY_INFORMATION | GROUP_SECURITY_INFORMATION | DACL_SECURITY_INFORMATION;
+
+struct local_free {
+  void operator()(void* memory) const { ::LocalFree(memory); }
+};
+
+// The SDDL text of `path`'s owner, group and DACL, with "P" after "D:" when
+// the DACL is protected (as SDDL writes it); "error <n>" if unreadable.
+std::string security_text(const std::filesystem::path& path) {
+  PSECURITY_DESCRIPTOR descriptor = nullptr;
+  DWORD error = ::GetNamedSecurityInfoW(path.c_str(), SE_FILE_OBJECT, discretionary, nullptr,
+                                        nullptr, nullptr, nullptr, &descriptor);
+  if (error != ERROR_SUCCESS) return "error " + std::to_string(error);
+  std::unique_ptr<void, local_free> held(descriptor);
+  LPSTR text = nullptr;
+  if (!::ConvertSecurityDescriptorToStringSecurityDescriptorA(descriptor, SDDL_REVISION_1,
+                                                              discretionary, &text, nullptr))
+    return "error " + std::to_string(::GetLastError());
+  std::string result(text);
+  ::LocalFree(text);
+  return result;
+}
+
+// The SDDL text of this process's user, "S-1-5-21-...".
+std::string my_sid() {
+  HANDLE token = nullptr;
+  EXPECT_TRUE(::OpenProcessToken(::GetCurrentProcess(), TOKEN_QUERY, &token));
+  std::vector<char> user(512);
+  DWORD size = 0;
+  EXPECT_TRUE(
+      ::GetTokenInformation(token, TokenUser, user.data(), static_cast<DWORD>(user.size()), &size));
+  ::CloseHandle(token);
+  LPSTR text = nullptr;
+  EXPECT_TRUE(
+      ::ConvertSidToStringSidA(reinterpret_cast<TOKEN_USER*>(user.data())->User.Sid, &text));
+  std::string sid(text);
+  ::LocalFree(text);
+  return sid;
+}
+
+// Gives `path` (a file, or a directory) the DACL that SDDL `dacl` says,
+// through a handle of its own (SetKernelObjectSecurity).
+void set_dacl(const std::filesystem::path& path, const std::string& dacl) {
+  PSECURITY_DESCRIPTOR descriptor = nullptr;
+  ASSERT_TRUE(::ConvertStringSecurityDescriptorToSecurityDescriptorA(dacl.c_str(), SDDL_REVISION_1,
+                                                                     &descriptor, nullptr))
+      << dacl << ": " << ::GetLastError();
+  std::unique_ptr<void, local_free> held(descriptor);
+  HANDLE h = ::CreateFileW(path.c_str(), READ_CONTROL | WRITE_DAC,
+                           FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
+                           OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, nullptr);
+  ASSERT_NE(h, INVALID_HANDLE_VALUE) << path << ": " << ::GetLastError();
+  BOOL set = ::SetKernelObjectSecurity(h, DACL_SECURITY_INFORMATION, descriptor);
+  DWORD error = ::GetLastError();
+  ::CloseHandle(h);
+  ASSERT_TRUE(set) << path << ": " << error;
+}
+
+bool grants_everyone(const std::string& text) { return text.find(";;;WD)") != std::string::npos; }
+
+// A directory that gives every new file to everyone (an inheritable
+// "Everyone: full control"), and in it "t", narrowed to this user alone
+// (a protected DACL): replaced, the new file has the old one's owner,
+// group and DACL, not what the directory gives.
+TEST_F(replace_security, a_narrowed_dacl_is_kept_where_the_directory_gives_everyone_access) {
+  set_dacl(dir.path(), "D:P(A;OICI;FA;;;WD)");
+  auto path = dir / "t", fresh = dir / "fresh";
+  write_all(fresh, "");
+  ASSERT_TRUE(grants_everyone(security_text(fresh)))
+      << "a new file here should be open to everyone: " << security_text(fresh);
+  write_all(path, "old");
+  set_dacl(path, "D:P(A;;FA;;;" + my_sid() + ")");
+  std::string before = security_text(path);
+  ASSERT_FALSE(grants_everyone(before)) << before;
+  replace_with(path, "new");
+  EXPECT_EQ(read_all(path), "new");
+  std::string after = security_text(path);
+  EXPECT_EQ(after, before);
+  EXPECT_FALSE(grants_everyone(after)) << after;
+  EXPECT_EQ(entries(dir.path()), (std::vector<std::string>{"fresh", "t"}));
+}
+
+// The temporary exists with the old file's descriptor from its creation:
+// the exclusive open that creates it carries it, so no other process can
+// open it meanwhile under what the directory gives.
+TEST_F(replace_security, the_temporary_is_created_with_the_descriptor) {
+  auto path = dir / "t";
+  write_all(path, "old");
+  set_dacl(path, "D:P(A;;FA;;;" + my_sid() + ")");
+  fake_sys fake;
+  writer out(path, replace);
+  auto created = std::find_if(fake.opens().begin(), fake.opens().end(),
+                              [](const auto& how) { return how.create; });
+  ASSERT_NE(created, fake.opens().end());
+  EXPECT_TRUE(created->exclusive);
+  EXPECT_NE(created->security, nullptr);
+  EXPECT_EQ(fake.calls(call::read_security), 2) << "its size, then its bytes";
+  out.write(std::string_view("new"));
+  out.close();
+}
+
+// A new path (nothing to keep) gets what the directory gives new files.
+TEST_F(replace_security, a_new_file_gets_what_its_directory_gives) {
+  fake_sys fake;
+  replace_with(dir / "t", "new");
+  EXPECT_EQ(fake.calls(call::read_security), 0);
+  for (const auto& how : fake.opens()) EXPECT_EQ(how.security, nullptr);
+  EXPECT_EQ(security_text(dir / "t"), [&] {
+    write_all(dir / "fresh", "");
+    return security_text(dir / "fresh");
+  }());
+}
+
+// Where the process may not read the SACL (no SeSecurityPrivilege enabled,
+// as for any process that did not ask for it) or the integrity label, they
+// are left out and the replacement goes on. Wine grants both reads without
+// the privilege: there the test says which parts were read, and skips.
+TEST_F(replace_security, an_unreadable_sacl_or_label_is_left_out) {
+  auto path = dir / "t";
+  write_all(path, "old");
+  const sluice::detail::sys_table& real = sluice::detail::real_sys();
+  auto h = real.open(sluice::detail::working_directory, sluice::detail::path_text(path).c_str(),
+                     {.mode = sluice::detail::open_request::access::path_only, .no_follow = true});
+  ASSERT_NE(h, sluice::detail::no_handle());
+  unsigned parts = 0;
+  ssize_t size = real.read_security(h, nullptr, 0, &parts);
+  real.close(h);
+  ASSERT_GT(size, 0) << std::strerror(errno);
+  using namespace sluice::detail::security_part;
+  EXPECT_EQ(parts & (owner | group | dacl), owner | group | dacl);
+  std::printf("[          ] parts read: owner, group, DACL%s%s\n", parts & sacl ? ", SACL" : "",
+              parts & label ? ", label" : "");
+  replace_with(path, "new");
+  EXPECT_EQ(read_all(path), "new");
+  if (parts & sacl) GTEST_SKIP() << "this process may read SACLs: the fallback did not run";
+}
+
+// The attributes: hidden, system and not content-indexed kept, archive set
+// (the content changed), read-only given after the last write.
+TEST_F(replace_security, the_attributes_are_kept_and_read_only_is_given_last) {
+  constexpr DWORD kept = FILE_ATTRIBUTE_HIDDEN | FILE_ATTRIBUTE_SYSTEM |
+                         FILE_ATTRIBUTE_NOT_CONTENT_INDEXED | FILE_ATTRIBUTE_READONLY;
+  for (DWORD given : {DWORD{FILE_ATTRIBUTE_HIDDEN | FILE_ATTRIBUTE_SYSTEM},
+                      DWORD{FILE_ATTRIBUTE_NOT_CONTENT_INDEXED},
+                      DWORD{FILE_ATTRIBUTE_READONLY | FILE_ATTRIBUTE_HIDDEN}}) {
+    SCOPED_TRACE(testing::Message() << "attributes " << given);
+    auto path = dir / std::to_string(given);
+    write_all(path, "old");
+    ASSERT_TRUE(::SetFileAttributesW(path.c_str(), given));
+    DWORD before = ::GetFileAttributesW(path.c_str()) & kept;
+    fake_sys fake;
+    auto e = thrown([&] { replace_with(path, "new"); });
+    DWORD after = ::GetFileAttributesW(path.c_str());
+    ::SetFileAttributesW(path.c_str(), FILE_ATTRIBUTE_NORMAL);
+    ASSERT_FALSE(e) << e->what();
+    EXPECT_EQ(read_all(path), "new");
+    EXPECT_EQ(after & kept, before);
+    EXPECT_TRUE(after & FILE_ATTRIBUTE_ARCHIVE);
+    if (before & FILE_ATTRIBUTE_READONLY) {
+      ASSERT_FALSE(fake.log().empty());
+      auto set = std::find(fake.log().begin(), fake.log().end(), call::set_file_attributes);
+      auto sync = std::find(fake.log().begin(), fake.log().end(), call::sync_all);
+      EXPECT_LT(set, sync) << "read-only given after the writes, before the flush and rename";
+    }
+  }
+}
+
+// Each step of the copy failing: the writer throws, naming what could not
+// be kept, the target keeps its old content and no temporary is left.
+TEST_F(replace_security, a_failure_to_keep_the_security_replaces_nothing) {
+  auto path = dir / "t";
+  write_all(path, "old");
+  {
+    fake_sys fake;
+    fake.fail(call::read_security, 1, EACCES);
+    auto e = thrown([&] { writer out(path, replace); });
+    ASSERT_TRUE(e);
+    EXPECT_EQ(e->code().value(), EACCES);
+    EXPECT_NE(std::string(e->what()).find("cannot read the security descriptor (owner, group and "
+                                          "ACL) of " +
+                                          quoted(path)),
+              std::string::npos)
+        << e->what();
+  }
+  {
+    fake_sys fake;
+    fake.on_open([](const std::string&, const sluice::detail::open_request& how) {
+      return how.create && how.security ? EPERM : 0;  // as ERROR_INVALID_OWNER
+    });
+    auto e = thrown([&] { writer out(path, replace); });
+    ASSERT_TRUE(e);
+    EXPECT_EQ(e->code().value(), EPERM);
+    EXPECT_NE(std::string(e->what()).find("with the owner, group and integrity label of " +
+                                          quoted(path) + ", which this process may not give"),
+              std::string::npos)
+        << e->what();
+  }
+  ASSERT_TRUE(::SetFileAttributesW(path.c_str(), FILE_ATTRIBUTE_READONLY));
+  {
+    fake_sys fake;
+    writer out(path, replace);
+    out.write(std::string_view("new"));
+    fake.fail(call::set_file_attributes, 1, EACCES);
+    auto e = thrown([&] { out.close(); });
+    ASSERT_TRUE(e);
+    EXPECT_EQ(e->code().value(), EACCES);
+    EXPECT_NE(std::string(e->what()).find("cannot give the new file the read-only attribute"),
+              std::string::npos)
+        << e->what();
+  }
+  ::SetFileAttributesW(path.c_str(), FILE_ATTRIBUTE_NORMAL);
+  EXPECT_EQ(read_all(path), "old");
+  EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"t"});
+}
+
+// caching::direct: Windows chooses unbuffered I/O only at CreateFileW, so
+// the temporary is created with it; the content arrives whole.
+TEST_F(replace_security, direct_creates_the_temporary_unbuffered) {
+  auto path = dir / "t";
+  write_all(path, "old");
+  std::string data = pattern(300'001);
+  fake_sys fake;
+  {
+    writer out(path, {.caching = sluice::caching::direct, .atomic_replace = true});
+    out.write(data);
+    out.close();
+  }
+  EXPECT_EQ(read_all(path), data);
+  auto created = std::find_if(fake.opens().begin(), fake.opens().end(),
+                              [](const auto& how) { return how.create; });
+  ASSERT_NE(created, fake.opens().end());
+  EXPECT_TRUE(created->direct);
+  EXPECT_EQ(fake.calls(call::set_state), 0);
+  EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"t"});
+}
+
+// A filesystem that refuses unbuffered I/O fails the creation: the error
+// names the temporary, and nothing is left.
+TEST_F(replace_security, direct_refused_at_creation_leaves_nothing) {
+  auto path = dir / "t";
+  write_all(path, "old");
+  fake_sys fake;
+  fake.on_open([](const std::string&, const sluice::detail::open_request& how) {
+    return how.create && how.direct ? EINVAL : 0;
+  });
+  auto e = thrown(
+      [&] { writer out(path, {.caching = sluice::caching::direct, .atomic_replace = true}); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EINVAL);
+  EXPECT_NE(std::string(e->what()).find("cannot create the temporary file '" +
+                                        (dir / ".t.sluice-tmp-").string()),
+            std::string::npos)
+      << e->what();
+  EXPECT_EQ(read_all(path), "old");
+  EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"t"});
+}
+
+// --- a symbolic link at the path --------------------------------------------------------
+
+using replace_link = dir_test;
+
+// Makes `link` a symbolic link to `target` (CreateSymbolicLinkW, without
+// the privilege where Developer Mode allows it): "" if it is there
+// afterwards, else why not. Wine 8's CreateSymbolicLinkW reports success
+// and makes nothing.
+std::string make_link(const std::filesystem::path& target, const std::filesystem::path& link) {
+  BOOLEAN made = ::CreateSymbolicLinkW(link.c_str(), target.c_str(),
+                                       SYMBOLIC_LINK_FLAG_ALLOW_UNPRIVILEGED_CREATE);
+  DWORD error = ::GetLastError();
+  if (!made) return "CreateSymbolicLinkW failed: error " + std::to_string(error);
+  DWORD attributes = ::GetFileAttributesW(link.c_str());
+  if (attributes == INVALID_FILE_ATTRIBUTES || !(attributes & FILE_ATTRIBUTE_REPARSE_POINT))
+    return "CreateSymbolicLinkW reported success but made no link (as Wine 8 does)";
+  return "";
+}
+
+bool is_link(const std::filesystem::path& path) {
+  DWORD attributes = ::GetFileAttributesW(path.c_str());
+  return attributes != INVALID_FILE_ATTRIBUTES && (attributes & FILE_ATTRIBUTE_REPARSE_POINT);
+}
+
+// As on Linux: the file the link leads to is replaced, the link stays; a
+// dangling link's target is created.
+TEST_F(replace_link, a_link_at_the_path_is_followed) {
+  std::filesystem::create_directory(dir / "real");
+  write_all(dir / "real" / "t", "old");
+  if (auto why = make_link(std::filesystem::path("real") / "t", dir / "link"); !why.empty())
+    GTEST_SKIP() << why;
+  ASSERT_TRUE(is_link(dir / "link"));
+  replace_with(dir / "link", "new");
+  EXPECT_EQ(read_all(dir / "real" / "t"), "new");
+  EXPECT_TRUE(is_link(dir / "link"));
+  EXPECT_EQ(entries(dir / "real"), std::vector<std::string>{"t"});
+  ASSERT_EQ(make_link(std::filesystem::path("real") / "missing", dir / "dangling"), "");
+  replace_with(dir / "dangling", "created");
+  EXPECT_EQ(read_all(dir / "real" / "missing"), "created");
+  EXPECT_TRUE(is_link(dir / "dangling"));
+}
+
+// The same logic where no link can be made (Wine): a seam that shows the
+// regular files named "link*" as symbolic links, whose text is given here
+// (facts says symlink, read_link gives the text), over the real backend.
+class pretended_links {
+ public:
+  explicit pretended_links(std::map<std::string, std::string> texts) : texts_(std::move(texts)) {
+    active_ = this;
+    table_ = sluice::detail::real_sys();
+    table_.open = open;
+    table_.close = close;
+    table_.facts = facts;
+    table_.read_link = read_link;
+    sluice::detail::set_sys(&table_);
+  }
+  ~pretended_links() {
+    sluice::detail::set_sys(nullptr);
+    active_ = nullptr;
+  }
+  pretended_links(const pretended_links&) = delete;
+  pretended_links& operator=(const pretended_links&) = delete;
+
+  int links_read() const { return links_read_; }
+
+ private:
+  static sluice::detail::handle open(sluice::detail::handle dir, const char* path,
+                                     const sluice::detail::open_request& how) {
+    auto h = sluice::detail::real_sys().open(dir, path, how);
+    if (h != sluice::detail::no_handle() && how.no_follow && active_->texts_.count(path))
+      active_->held_[h] = active_->texts_[path];
+    return h;
+  }
+  static int close(sluice::detail::handle h) {
+    active_->held_.erase(h);
+    return sluice::detail::real_sys().close(h);
+  }
+  static int facts(sluice::detail::handle h, sluice::detail::file_facts* out) {
+    int result = sluice::detail::real_sys().facts(h, out);
+    if (result == 0 && active_->held_.count(h)) out->type = sluice::detail::file_type::symlink;
+    return result;
+  }
+  static ssize_t read_link(sluice::detail::handle h, char* buffer, size_t size) {
+    auto found = active_->held_.find(h);
+    if (found == active_->held_.end()) return errno = EINVAL, -1;
+    ++active_->links_read_;
+    std::size_t n = std::min(size, found->second.size());
+    std::memcpy(buffer, found->second.data(), n);
+    return static_cast<ssize_t>(n);
+  }
+
+  static inline pretended_links* active_ = nullptr;
+  sluice::detail::sys_table table_{};
+  std::map<std::string, std::string> texts_;
+  std::map<sluice::detail::handle, std::string> held_;
+  int links_read_ = 0;
+};
+
+// A chain of links, relative ones from their own directory, ".." among
+// them: the file at its end is replaced, the links stay as they were; a
+// dangling one's target is created; a loop stops at 40 links (ELOOP).
+TEST_F(replace_link, the_links_are_followed_from_their_own_directory) {
+  std::filesystem::create_directory(dir / "real");
+  std::filesystem::create_directory(dir / "other");
+  write_all(dir / "real" / "t", "old");
+  for (const char* name : {"link1", "link2", "link3", "loop"}) write_all(dir / name, "a link");
+  write_all(dir / "other" / "link4", "a link");
+  {
+    pretended_links links({{"link1", "other\\link4"},
+                           {"link4", "..\\real\\t"},
+                           {"link2", (dir / "real" / "missing").string()},
+                           {"loop", "loop"}});
+    replace_with(dir / "link1", "new");
+    EXPECT_EQ(links.links_read(), 2);
+    replace_with(dir / "link2", "created");
+    auto e = thrown([&] { writer out(dir / "loop", replace); });
+    ASSERT_TRUE(e);
+    EXPECT_EQ(e->code().value(), ELOOP);
+    EXPECT_NE(std::string(e->what()).find("more than 40 symbolic links"), std::string::npos)
+        << e->what();
+  }
+  EXPECT_EQ(read_all(dir / "real" / "t"), "new");
+  EXPECT_EQ(read_all(dir / "real" / "missing"), "created");
+  for (const char* name : {"link1", "link2", "loop"}) EXPECT_EQ(read_all(dir / name), "a link");
+  EXPECT_EQ(read_all(dir / "other" / "link4"), "a link");
+  EXPECT_EQ(entries(dir / "real"), (std::vector<std::string>{"missing", "t"}));
+}
+
+}  // namespace
