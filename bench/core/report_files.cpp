@@ -27,7 +27,7 @@ report_files::report_files(const options& o)
   if (!page_path_.empty())
     naming("cannot write the HTML report '" + page_path_ + "'", [&] { page_.emplace(page_path_); });
   if (!svg_dir_.empty())
-    naming("cannot make the charts' directory '" + svg_dir_.native() + "'",
+    naming("cannot make the charts' directory '" + svg_dir_.string() + "'",
            [&] { std::filesystem::create_directories(svg_dir_); });
 }
 
@@ -49,8 +49,8 @@ void report_files::write_charts(const std::vector<case_summary>& cases) const {
   std::vector<std::string> names = chart_file_names(scenario_of_case);
   for (std::size_t i = 0; i < cases.size(); ++i) {
     std::filesystem::path path = svg_dir_ / names[i];
-    naming("cannot write the chart '" + path.native() + "'", [&] {
-      sluice::writer out(path.native());
+    naming("cannot write the chart '" + path.string() + "'", [&] {
+      sluice::writer out(path);
       write_svg_chart(out, chart_of(cases[i]), not_run_rows::listed);
       out.close();
     });
