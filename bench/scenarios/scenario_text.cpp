@@ -47,9 +47,11 @@ void write_lines(std::uint64_t lines, Write&& write) {
   }
 }
 
-// The program people write first: text mode, operator<<, tellp() in the
-// loop condition and the default buffer. Through std::ofstream each tellp()
+// The program people write first: operator<<, tellp() in the loop
+// condition and the default buffer. Through std::ofstream each tellp()
 // is a system call; through sluice::ostream the same code makes none.
+// Opened binary, which POSIX does not tell from text mode: on Windows, text
+// mode would write each '\n' as CR LF, not the bytes the other rows write.
 template <class Stream>
 void write_naive(Stream& out, const text_size& size) {
   std::uint64_t line = 0;
@@ -61,7 +63,7 @@ void write_naive(Stream& out, const text_size& size) {
 }
 
 void run_ofstream_naive(const target& t, const text_size& size) {
-  std::ofstream out(t.path);
+  std::ofstream out(t.path, std::ios::binary);
   write_naive(out, size);
   finish(out, t);
 }
