@@ -14,9 +14,7 @@
 namespace sluice::bench {
 namespace {
 
-std::string narrow(const wchar_t* text) {
-  return std::filesystem::path(text).string();
-}
+std::string narrow(const wchar_t* text) { return std::filesystem::path(text).string(); }
 
 std::string cpu_model() {
   wchar_t name[256];

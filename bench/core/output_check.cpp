@@ -6,9 +6,9 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <stdexcept>
 #include <system_error>
-#include <filesystem>
 #include <vector>
 
 #include "core/raw_calls.hpp"

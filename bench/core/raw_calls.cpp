@@ -31,7 +31,8 @@ const char* const vectored_io_missing = nullptr;
 
 int open_file(const char* path, int flags) {
   int fd = ::open(path, flags | O_CLOEXEC, 0644);
-  if (fd < 0) throw std::system_error(errno, std::generic_category(), std::string("open '") + path + "'");
+  if (fd < 0)
+    throw std::system_error(errno, std::generic_category(), std::string("open '") + path + "'");
   return fd;
 }
 

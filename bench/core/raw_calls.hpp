@@ -54,7 +54,7 @@ std::size_t read_scattered_at(int fd, const io_piece* pieces, int count, std::ui
 // fdatasync (POSIX) or FlushFileBuffers (Windows).
 void sync_file_data(int fd);
 void resize_file(int fd, std::uint64_t size);  // ftruncate
-std::uint64_t file_size(int fd);                // fstat
-std::size_t memory_page_size();                 // sysconf(_SC_PAGESIZE), GetSystemInfo
+std::uint64_t file_size(int fd);               // fstat
+std::size_t memory_page_size();                // sysconf(_SC_PAGESIZE), GetSystemInfo
 
 }  // namespace sluice::bench

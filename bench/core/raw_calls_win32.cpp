@@ -34,7 +34,9 @@ HANDLE handle_of(int fd) {
 }
 
 // The C runtime's calls take an unsigned int count.
-unsigned clamp_count(std::size_t size) { return static_cast<unsigned>(std::min<std::size_t>(size, INT_MAX)); }
+unsigned clamp_count(std::size_t size) {
+  return static_cast<unsigned>(std::min<std::size_t>(size, INT_MAX));
+}
 
 OVERLAPPED at_offset(std::uint64_t offset) {
   OVERLAPPED at{};

@@ -90,6 +90,7 @@ int c_rows_stdio_putc_unlocked(const char* path, const char* pattern, uint64_t s
   struct stdio_out out;
   int error = stdio_open(&out, path, buffer_size, call);
   if (error != 0) return error;
-  for (uint64_t i = 0; i < size; ++i) SLUICE_BENCH_PUTC_UNLOCKED(pattern[i & PATTERN_MASK], out.file);
+  for (uint64_t i = 0; i < size; ++i)
+    SLUICE_BENCH_PUTC_UNLOCKED(pattern[i & PATTERN_MASK], out.file);
   return stdio_finish(&out, sync, call);
 }

@@ -25,7 +25,8 @@ mapped_input::mapped_input(const char* path) {
   data_ = static_cast<const char*>(::MapViewOfFile(mapping, FILE_MAP_READ, 0, 0, size_));
   DWORD error = ::GetLastError();
   ::CloseHandle(mapping);
-  if (!data_) throw std::system_error(static_cast<int>(error), std::system_category(), "MapViewOfFile");
+  if (!data_)
+    throw std::system_error(static_cast<int>(error), std::system_category(), "MapViewOfFile");
 }
 
 mapped_input::~mapped_input() {

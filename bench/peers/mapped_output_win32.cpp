@@ -18,8 +18,9 @@ HANDLE handle_of(int fd) { return reinterpret_cast<HANDLE>(::_get_osfhandle(fd))
 
 mapped_output::mapped_output(int fd, std::size_t size) : fd_(fd), size_(size) {
   auto wide = static_cast<std::uint64_t>(size);
-  mapping_ = ::CreateFileMappingW(handle_of(fd), nullptr, PAGE_READWRITE,
-                                  static_cast<DWORD>(wide >> 32), static_cast<DWORD>(wide), nullptr);
+  mapping_ =
+      ::CreateFileMappingW(handle_of(fd), nullptr, PAGE_READWRITE, static_cast<DWORD>(wide >> 32),
+                           static_cast<DWORD>(wide), nullptr);
   if (!mapping_) fail("CreateFileMapping");
   data_ = static_cast<char*>(::MapViewOfFile(mapping_, FILE_MAP_WRITE, 0, 0, size));
   if (!data_) {

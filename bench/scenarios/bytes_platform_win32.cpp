@@ -93,8 +93,8 @@ void run_fwrite_nolock(const target& t, std::uint64_t size) {
 }  // namespace
 
 void add_platform_bytes_rows(bench_case& c, std::uint64_t size) {
-  c.methods.push_back(bind_method("_fwrite_nolock (UCRT), 256 KiB setvbuf", role::peer,
-                                  run_fwrite_nolock, size));
+  c.methods.push_back(
+      bind_method("_fwrite_nolock (UCRT), 256 KiB setvbuf", role::peer, run_fwrite_nolock, size));
 }
 
 }  // namespace sluice::bench

@@ -54,8 +54,9 @@ void run_direct_in_flight(const target& t, const large_content& file) {
 
 void add_direct_limits(bench_case& c, const large_content& file,
                        const std::function<std::string(const target&)>& observe) {
-  c.methods.push_back(observing(
-      bind_method("O_DIRECT write(2), 1 MiB a call", role::limit, run_direct_write, file), observe));
+  c.methods.push_back(
+      observing(bind_method("O_DIRECT write(2), 1 MiB a call", role::limit, run_direct_write, file),
+                observe));
 #ifdef SLUICE_BENCH_HAVE_URING
   c.methods.push_back(observing(bind_method("O_DIRECT io_uring, 8 x 1 MiB in flight", role::limit,
                                             run_direct_in_flight, file),

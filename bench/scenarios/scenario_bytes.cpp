@@ -12,10 +12,10 @@
 #include "peers/fmt_output_file.hpp"
 #include "peers/ofstream.hpp"
 #include "peers/stdio_file.hpp"
+#include "peers/stdio_unlocked.h"
 #include "scenarios/byte_pattern.hpp"
 #include "scenarios/bytes_platform.hpp"
 #include "scenarios/scenarios.hpp"
-#include "peers/stdio_unlocked.h"
 
 namespace sluice::bench {
 namespace {
@@ -101,7 +101,8 @@ std::vector<bench_case> make_bytes(std::uint64_t size) {
       "bytes", "bytes: " + format_size(size) + " written one byte at a time", size, {}, {}};
   c.methods.push_back(bind_method("fwrite", role::peer, run_fwrite, size));
   c.methods.push_back(
-      bind_method(std::string(SLUICE_BENCH_FWRITE_UNLOCKED_NAME) + ", 256 KiB setvbuf", role::peer, run_fwrite_unlocked, size));
+      bind_method(std::string(SLUICE_BENCH_FWRITE_UNLOCKED_NAME) + ", 256 KiB setvbuf", role::peer,
+                  run_fwrite_unlocked, size));
   add_platform_bytes_rows(c, size);
   c.methods.push_back(bind_method(
       std::string(SLUICE_BENCH_PUTC_UNLOCKED_NAME) + ", stdio's buffer", role::peer,

@@ -16,9 +16,9 @@
 #include "core/units.hpp"
 #include "peers/mapped_output.hpp"
 #include "peers/stdio_file.hpp"
+#include "peers/stdio_unlocked.h"
 #include "scenarios/scenarios.hpp"
 #include "scenarios/transaction.hpp"
-#include "peers/stdio_unlocked.h"
 
 namespace sluice::bench {
 namespace {

@@ -13,8 +13,8 @@
 #include "core/units.hpp"
 #include "peers/ofstream.hpp"
 #include "peers/stdio_file.hpp"
-#include "scenarios/scenarios.hpp"
 #include "peers/stdio_unlocked.h"
+#include "scenarios/scenarios.hpp"
 
 namespace sluice::bench {
 namespace {
@@ -22,7 +22,7 @@ namespace {
 // One set of pieces, back to back in `bytes`, described for each kind of call.
 struct piece_set {
   std::vector<char> bytes;
-  std::vector<io_piece> iov;                         // for writev
+  std::vector<io_piece> iov;                      // for writev
   std::vector<std::span<const std::byte>> spans;  // for sluice
   std::uint64_t rounds;                           // times the set is written
 };
@@ -54,7 +54,8 @@ void run_fwrite_unlocked(const target& t, const pieces& set) {
   stdio_file out(t.path, big_buffer_size);
   std::FILE* f = out.get();
   for (std::uint64_t round = 0; round < set->rounds; ++round)
-    for (const io_piece& piece : set->iov) SLUICE_BENCH_FWRITE_UNLOCKED(piece.iov_base, 1, piece.iov_len, f);
+    for (const io_piece& piece : set->iov)
+      SLUICE_BENCH_FWRITE_UNLOCKED(piece.iov_base, 1, piece.iov_len, f);
   out.finish(t.sync);
 }
 
@@ -98,8 +99,9 @@ bench_case make_case(std::size_t count, std::size_t piece_size, std::uint64_t si
                {},
                {}};
   c.methods.push_back(bind_method("write(2) per piece", role::peer, run_write_each, set));
-  c.methods.push_back(bind_method(std::string(SLUICE_BENCH_FWRITE_UNLOCKED_NAME) + " per piece, 256 KiB setvbuf", role::peer,
-                                  run_fwrite_unlocked, set));
+  c.methods.push_back(
+      bind_method(std::string(SLUICE_BENCH_FWRITE_UNLOCKED_NAME) + " per piece, 256 KiB setvbuf",
+                  role::peer, run_fwrite_unlocked, set));
   c.methods.push_back(bind_method("std::ofstream::write per piece, 256 KiB buffer", role::peer,
                                   run_ofstream_write, set));
   add_vectored_row(c, bind_method("writev, IOV_MAX pieces a call", role::limit, run_writev, set));

@@ -168,7 +168,8 @@ std::vector<bench_case> make_lines(std::uint64_t size) {
   c.methods.push_back(bind_reader("std::getline, std::ifstream with a 1 MiB buffer", role::peer,
                                   read_std_getline, std::size_t{1024 * 1024}));
   c.methods.push_back(bind_reader("fgets", role::peer, read_fgets));
-  c.methods.push_back(bind_reader(std::string(mapping_name) + " + memchr", role::peer, read_mmap_memchr));
+  c.methods.push_back(
+      bind_reader(std::string(mapping_name) + " + memchr", role::peer, read_mmap_memchr));
   c.methods.push_back(bind_reader("sluice reader::lines()", role::sluice, read_sluice));
   return {std::move(c)};
 }

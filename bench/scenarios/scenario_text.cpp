@@ -14,8 +14,8 @@
 #include "peers/fmt_output_file.hpp"
 #include "peers/ofstream.hpp"
 #include "peers/stdio_file.hpp"
-#include "scenarios/scenarios.hpp"
 #include "peers/stdio_unlocked.h"
+#include "scenarios/scenarios.hpp"
 
 namespace sluice::bench {
 namespace {
@@ -89,8 +89,9 @@ void run_ofstream_tuned(const target& t, const text_size& size) {
 void run_fwrite_unlocked(const target& t, const text_size& size) {
   stdio_file out(t.path, big_buffer_size);
   std::FILE* f = out.get();
-  write_lines(size.lines,
-              [f](std::string_view piece) { SLUICE_BENCH_FWRITE_UNLOCKED(piece.data(), 1, piece.size(), f); });
+  write_lines(size.lines, [f](std::string_view piece) {
+    SLUICE_BENCH_FWRITE_UNLOCKED(piece.data(), 1, piece.size(), f);
+  });
   out.finish(t.sync);
 }
 
@@ -124,7 +125,8 @@ std::vector<bench_case> make_text(std::uint64_t requested) {
   c.methods.push_back(
       bind_method("std::ofstream::write, 256 KiB buffer", role::peer, run_ofstream_tuned, size));
   c.methods.push_back(
-      bind_method(std::string(SLUICE_BENCH_FWRITE_UNLOCKED_NAME) + ", 256 KiB setvbuf", role::peer, run_fwrite_unlocked, size));
+      bind_method(std::string(SLUICE_BENCH_FWRITE_UNLOCKED_NAME) + ", 256 KiB setvbuf", role::peer,
+                  run_fwrite_unlocked, size));
   // How {fmt} is meant to be used: one print() per line.
   add_fmt_peer(c, "fmt::output_file print, a line", [size](auto& out, const target&) {
     for (std::uint64_t line = 0; line < size.lines; ++line)
