@@ -9,15 +9,8 @@
 cmake_minimum_required(VERSION 3.19)  # string(JSON)
 
 file(REMOVE ${JSON})
-execute_process(
-  COMMAND ${BENCH} --scenario bytes --size 1M --repeat 1 --json ${JSON}
-  RESULT_VARIABLE status
-  OUTPUT_VARIABLE table
-  ERROR_VARIABLE errors)
-message(STATUS "${table}")
-if(NOT status EQUAL 0)
-  message(FATAL_ERROR "sluice-bench exited with ${status}:\n${errors}")
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/run_bench.cmake)
+run_bench(table --scenario bytes --size 1M --repeat 1 --json ${JSON})
 if(NOT table MATCHES "\n  _fwrite_nolock \\(UCRT\\), 256 KiB setvbuf +[0-9.]+ ")
   message(FATAL_ERROR "the bytes table has no _fwrite_nolock row with a figure")
 endif()
