@@ -26,8 +26,9 @@ inline constexpr std::size_t big_buffer_size = 256 * 1024;
 // Throws std::system_error with errno and `what`.
 [[noreturn]] void throw_errno(const std::string& what);
 
-// fdatasync (FlushFileBuffers) of the file at `path` through a descriptor of its own: for the
-// streams that do not show theirs. Throws std::system_error.
+// fdatasync (FlushFileBuffers on Windows) of the file at `path` through a
+// descriptor of its own: for the streams that do not show theirs. Throws
+// std::system_error.
 void sync_path(const char* path);
 
 // A descriptor of a fresh file: the raw system call methods.
