@@ -4,7 +4,8 @@
 // symbolic link, never what it points at). SIGINT, SIGBREAK and SIGTERM
 // remove it too: Windows runs a console's Ctrl+C handler on a thread of its
 // own, not inside the interrupted code, so the handler may call what it
-// needs. settle() does nothing: flushing a whole volume takes an
+// needs; a file the interrupted run still holds open may stay (Windows
+// removes no open file without delete sharing). settle() does nothing: flushing a whole volume takes an
 // administrator's handle to it.
 #include <array>
 #include <csignal>
