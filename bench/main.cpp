@@ -5,8 +5,6 @@
 // --report and --svg draw them.
 // Exit status: 0, 1 if a method failed or the run could not be made, 2 for
 // a usage error.
-#include <sys/statvfs.h>
-
 #include <cerrno>
 #include <csignal>
 #include <cstdint>
@@ -59,7 +57,8 @@ std::uint64_t size_of(const scenario& s, const options& o) {
 // Refuses, before anything is written, a run that could fill the
 // filesystem of `parent`: the scenarios run one at a time, each removing
 // what it wrote, so the largest of them must fit in the space free there
-// (statvfs's f_bavail: what an unprivileged user may take), with 1 MiB more
+// (std::filesystem::space's available, statvfs's f_bavail on POSIX: what
+// an unprivileged user may take), with 1 MiB more
 // for the filesystem's own blocks. Throws std::runtime_error naming both
 // figures and the directory.
 void check_free_space(const std::filesystem::path& parent, const options& o) {
@@ -72,13 +71,13 @@ void check_free_space(const std::filesystem::path& parent, const options& o) {
     largest = &s;
     needed = bytes;
   }
-  struct statvfs fs {};
-  if (::statvfs(parent.c_str(), &fs) != 0)
-    throw std::system_error(errno, std::generic_category(),
-                            "cannot tell the free space of '" + parent.native() + "'");
-  std::uint64_t free = saturating_mul(fs.f_bavail, fs.f_frsize);
+  std::error_code error;
+  std::filesystem::space_info space = std::filesystem::space(parent, error);
+  if (error)
+    throw std::system_error(error, "cannot tell the free space of '" + parent.string() + "'");
+  std::uint64_t free = space.available;
   if (!largest || needed <= free) return;
-  throw std::runtime_error("not enough free space in '" + parent.native() + "': the " +
+  throw std::runtime_error("not enough free space in '" + parent.string() + "': the " +
                            std::string(largest->name) + " scenario needs up to " +
                            format_size(needed) + " there at once, and " + format_size(free) +
                            " is free (a smaller --size, or another --dir)");
@@ -140,8 +139,10 @@ int run_bench(const options& o) {
 int main(int argc, char** argv) {
   // A file size limit (ulimit -f) is then EFBIG, which a method's row or
   // the report's error shows, rather than a death that leaves the work
-  // directory behind.
+  // directory behind. Windows has no such signal.
+#ifdef SIGXFSZ
   std::signal(SIGXFSZ, SIG_IGN);
+#endif
   auto parsed = sluice::bench::parse_options(argc, argv);
   if (const int* status = std::get_if<int>(&parsed)) return *status;
   const auto& o = std::get<sluice::bench::options>(parsed);

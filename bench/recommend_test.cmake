@@ -7,15 +7,8 @@
 # its default. Which options win is the disk's business, not checked here.
 cmake_minimum_required(VERSION 3.19)
 
-execute_process(
-  COMMAND ${BENCH} --recommend --size 1M --repeat 2 --json ${JSON}
-  RESULT_VARIABLE status
-  OUTPUT_VARIABLE printed
-  ERROR_VARIABLE errors)
-message(STATUS "${printed}")
-if(NOT status EQUAL 0)
-  message(FATAL_ERROR "sluice-bench --recommend exited with ${status}:\n${errors}")
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/run_bench.cmake)
+run_bench(printed --recommend --size 1M --repeat 2 --json ${JSON})
 
 file(READ ${JSON} report)
 string(JSON case_count LENGTH "${report}" cases)

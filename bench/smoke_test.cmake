@@ -14,15 +14,8 @@ cmake_minimum_required(VERSION 3.19)  # string(JSON)
 set(scenarios bytes text convert bin2text text2bin gather patch large fragment durable journal
   read lines numbers scatter)
 file(REMOVE ${JSON})
-execute_process(
-  COMMAND ${BENCH} --size 1M --repeat 1 --json ${JSON}
-  RESULT_VARIABLE status
-  OUTPUT_VARIABLE table
-  ERROR_VARIABLE errors)
-message(STATUS "${table}")
-if(NOT status EQUAL 0)
-  message(FATAL_ERROR "sluice-bench exited with ${status}:\n${errors}")
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/run_bench.cmake)
+run_bench(table --size 1M --repeat 1 --json ${JSON})
 
 file(READ ${JSON} report)
 string(JSON case_count LENGTH "${report}" cases)

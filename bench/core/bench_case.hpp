@@ -168,6 +168,19 @@ struct bench_case {
   input_cache input_state = input_cache::cached;
 };
 
+// Lists the row `name` among c.skipped as not run on this platform, for
+// `reason`: where a row would need what the system lacks (Windows: O_DIRECT,
+// io_uring, writev, dropping the page cache), it is named, never absent.
+inline void add_not_run(bench_case& c, const std::string& name, const std::string& reason) {
+  c.skipped.push_back(name + ": not run, " + reason);
+}
+
+// Every method of `c` listed as not run for `reason`; the table stays, empty.
+inline void not_run_all(bench_case& c, const std::string& reason) {
+  for (const method& m : c.methods) add_not_run(c, display_name(m), reason);
+  c.methods.clear();
+}
+
 // The bytes MB/s counts: bench_case::measured, written or bytes.
 inline std::uint64_t measured_bytes(const bench_case& c) {
   return c.measured ? c.measured : c.written ? c.written : c.bytes;

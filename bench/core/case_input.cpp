@@ -1,6 +1,6 @@
 #include "core/case_input.hpp"
 
-#include <unistd.h>
+#include <cstdio>
 
 #include "core/page_cache.hpp"
 
@@ -10,7 +10,7 @@ case_input::~case_input() { remove(); }
 
 void case_input::remove() noexcept {
   if (!current_) return;
-  ::unlink(dir_.input());
+  std::remove(dir_.input());
   current_.reset();
 }
 
@@ -21,7 +21,7 @@ void case_input::provide(const bench_case& bench) {
     try {
       (*bench.input)(dir_.input());
     } catch (...) {
-      ::unlink(dir_.input());
+      std::remove(dir_.input());
       throw;
     }
     current_ = bench.input;

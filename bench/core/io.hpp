@@ -7,15 +7,16 @@
 #pragma once
 
 #include <fcntl.h>
-#include <sys/uio.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <sluice/file.hpp>
 #include <sluice/writer.hpp>
 #include <string>
+#include <utility>
 
 #include "core/bench_case.hpp"
+#include "core/raw_calls.hpp"
 
 namespace sluice::bench {
 
@@ -25,16 +26,17 @@ inline constexpr std::size_t big_buffer_size = 256 * 1024;
 // Throws std::system_error with errno and `what`.
 [[noreturn]] void throw_errno(const std::string& what);
 
-// fdatasync of the file at `path` through a descriptor of its own: for the
-// streams that do not show theirs. Throws std::system_error.
+// fdatasync (FlushFileBuffers on Windows) of the file at `path` through a
+// descriptor of its own: for the streams that do not show theirs. Throws
+// std::system_error.
 void sync_path(const char* path);
 
 // A descriptor of a fresh file: the raw system call methods.
 class raw_file {
  public:
-  // Opened `access` | O_CREAT | O_TRUNC | O_CLOEXEC; `access` may be O_RDWR
-  // for a method that maps the file, or add O_DIRECT. Throws
-  // std::system_error.
+  // Opened `access` | O_CREAT | O_TRUNC (core/raw_calls.hpp's open_file);
+  // `access` may be O_RDWR for a method that maps the file, or add O_DIRECT.
+  // Throws std::system_error.
   explicit raw_file(const char* path, int access = O_WRONLY);
   raw_file(const raw_file&) = delete;
   raw_file& operator=(const raw_file&) = delete;
@@ -42,8 +44,9 @@ class raw_file {
 
   // write(2) until all `size` bytes are in; restarts after EINTR.
   void write_all(const char* data, std::size_t size);
-  // One writev(2) per IOV_MAX buffers; a short writev is completed by write_all.
-  void writev_all(const iovec* iov, std::size_t count);
+  // One writev(2) per max_io_pieces buffers; a short writev is completed by
+  // write_all. Not where vectored_io_missing is set.
+  void writev_all(const io_piece* iov, std::size_t count);
   // fdatasync now (a transaction's commit). Throws std::system_error.
   void sync_data();
   // fdatasync when `sync`, then close. Throws std::system_error.
@@ -59,7 +62,7 @@ class raw_file {
 // failure; the descriptor is closed on destruction.
 class raw_input {
  public:
-  explicit raw_input(const char* path);  // O_RDONLY | O_CLOEXEC
+  explicit raw_input(const char* path);  // O_RDONLY
   raw_input(const raw_input&) = delete;
   raw_input& operator=(const raw_input&) = delete;
   ~raw_input();
@@ -70,15 +73,25 @@ class raw_input {
   // pread(2) until `size` bytes from `offset` are in; throws if the file
   // ends first.
   void read_exactly_at(char* data, std::size_t size, std::uint64_t offset);
-  // One preadv(2) per IOV_MAX buffers from `offset`; a short one is
-  // completed by read_exactly_at.
-  void readv_exactly_at(const iovec* iov, std::size_t count, std::uint64_t offset);
+  // One preadv(2) per max_io_pieces buffers from `offset`; a short one is
+  // completed by read_exactly_at. Not where vectored_io_missing is set.
+  void readv_exactly_at(const io_piece* iov, std::size_t count, std::uint64_t offset);
   std::uint64_t size() const;  // fstat
   int fd() const noexcept { return fd_; }
 
  private:
   int fd_;
 };
+
+// Adds `m`, a row that calls writev or preadv (raw_file::writev_all,
+// raw_input::readv_exactly_at), to `c`; lists it as not run where the
+// system has neither (vectored_io_missing).
+inline void add_vectored_row(bench_case& c, method m) {
+  if (vectored_io_missing)
+    add_not_run(c, display_name(m), vectored_io_missing);
+  else
+    c.methods.push_back(std::move(m));
+}
 
 // A sluice writer of t.path with `options` and t.buffer_size (0: sluice's
 // default).

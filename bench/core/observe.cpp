@@ -22,6 +22,7 @@ std::string extents_of(std::initializer_list<const char*> paths) {
 }
 
 std::string cached_of(const char* path) {
+  if (page_cache_missing) return "cached unknown";
   return std::to_string(cached_bytes(path) >> 20) + " MiB cached";
 }
 

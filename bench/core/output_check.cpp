@@ -1,16 +1,17 @@
 #include "core/output_check.hpp"
 
 #include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <stdexcept>
 #include <system_error>
 #include <vector>
+
+#include "core/raw_calls.hpp"
 
 namespace sluice::bench {
 namespace {
@@ -20,23 +21,24 @@ constexpr std::size_t chunk_size = 1024 * 1024;
 // A file opened for reading, closed on destruction.
 class input_file {
  public:
-  explicit input_file(const char* path) : fd_(::open(path, O_RDONLY | O_CLOEXEC)) {
-    if (fd_ < 0) throw std::system_error(errno, std::generic_category(), "open for the check");
-  }
+  explicit input_file(const char* path) : fd_(open_file(path, O_RDONLY)) {}
   input_file(const input_file&) = delete;
   input_file& operator=(const input_file&) = delete;
-  ~input_file() { ::close(fd_); }
+  ~input_file() {
+    try {
+      close_file(fd_);
+    } catch (const std::system_error&) {  // read only: nothing to lose
+    }
+  }
 
   // Reads exactly `size` bytes at `offset` into `data`; throws if it cannot.
   void read_exactly(char* data, std::size_t size, std::uint64_t offset) {
     while (size > 0) {
-      ssize_t n = ::pread(fd_, data, size, static_cast<off_t>(offset));
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) throw std::system_error(errno, std::generic_category(), "read for the check");
+      std::size_t n = read_some_at(fd_, data, size, offset);
       if (n == 0) throw std::runtime_error("the output shrank during the check");
       data += n;
-      size -= static_cast<std::size_t>(n);
-      offset += static_cast<std::uint64_t>(n);
+      size -= n;
+      offset += n;
     }
   }
 
@@ -45,12 +47,12 @@ class input_file {
 };
 
 void check_size(const char* path, std::uint64_t expected) {
-  struct stat info {};
-  if (::stat(path, &info) != 0)
-    throw std::system_error(errno, std::generic_category(), "stat of the output");
-  if (static_cast<std::uint64_t>(info.st_size) != expected)
-    throw std::runtime_error("wrong output: " + std::to_string(info.st_size) +
-                             " bytes instead of " + std::to_string(expected));
+  std::error_code error;
+  std::uint64_t size = std::filesystem::file_size(path, error);
+  if (error) throw std::system_error(error, "stat of the output");
+  if (size != expected)
+    throw std::runtime_error("wrong output: " + std::to_string(size) + " bytes instead of " +
+                             std::to_string(expected));
 }
 
 // Index of the first byte where a[0, n) and b[0, n) differ.
@@ -87,7 +89,7 @@ void check_against(const char* file, const char* model, std::uint64_t size,
 output_check::output_check(const work_dir& dir, std::uint64_t expected_size)
     : dir_(dir), expected_size_(expected_size) {}
 
-output_check::~output_check() { ::unlink(dir_.reference()); }
+output_check::~output_check() { std::remove(dir_.reference()); }
 
 void output_check::check(const std::string& method, bool with_companion) {
   try {

@@ -1,15 +1,15 @@
 #include "core/page_buffer.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
 
+#include "core/raw_calls.hpp"
+
 namespace sluice::bench {
 namespace {
 
-std::size_t page_size() { return static_cast<std::size_t>(::sysconf(_SC_PAGESIZE)); }
+std::size_t page_size() { return memory_page_size(); }
 
 char* first_on_a_page(std::vector<char>& memory) {
   auto address = reinterpret_cast<std::uintptr_t>(memory.data());

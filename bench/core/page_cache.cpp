@@ -25,6 +25,8 @@ sluice::file open_to_read(const char* path) {
 
 }  // namespace
 
+const char* const page_cache_missing = nullptr;
+
 std::uint64_t cached_bytes(const char* path) {
   sluice::file f = open_to_read(path);
   std::uint64_t size = f.size();

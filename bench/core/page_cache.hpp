@@ -1,10 +1,15 @@
 // sluice-bench: a file's pages in the page cache, counted and dropped,
-// outside the timed part of a run.
+// outside the timed part of a run. page_cache.cpp on Linux (mincore,
+// posix_fadvise); page_cache_win32.cpp on Windows, which can do neither.
 #pragma once
 
 #include <cstdint>
 
 namespace sluice::bench {
+
+// nullptr where a file's cached pages can be counted and dropped; else why
+// not (Windows), for the cold reading cases and the "cached" column.
+extern const char* const page_cache_missing;
 
 // Bytes of the file at `path` resident in the page cache (mmap + mincore,
 // a byte per page). Throws std::system_error.

@@ -60,9 +60,9 @@ void check_not_a_chart(const char* option, const std::string& path,
                        const std::vector<std::filesystem::path>& charts) {
   if (path.empty()) return;
   for (const std::filesystem::path& chart : charts)
-    if (same_file(path, chart.native()))
+    if (same_file(path, chart.string()))
       throw std::invalid_argument(std::string(option) + " '" + path + "' is also the chart '" +
-                                  chart.native() +
+                                  chart.string() +
                                   "' that --svg writes: give the report another name");
 }
 
@@ -78,7 +78,7 @@ report_files::report_files(const options& o, const std::vector<bench_case>& case
   if (!page_path_.empty())
     naming(html_report(page_path_), [&] { page_.emplace(open_named_output(page_path_)); });
   if (!svg_dir_.empty())
-    naming("cannot make the charts' directory '" + svg_dir_.native() + "'", [&] {
+    naming("cannot make the charts' directory '" + svg_dir_.string() + "'", [&] {
       check_chart_directory(svg_dir_);
       std::filesystem::create_directories(svg_dir_);
     });
@@ -110,8 +110,8 @@ void report_files::write_json_report(const run_description& run,
 void report_files::write_charts(const std::vector<case_summary>& cases) const {
   for (std::size_t i = 0; i < charts_.size() && i < cases.size(); ++i) {
     const std::filesystem::path& path = charts_[i];
-    naming("cannot write the chart '" + path.native() + "'", [&] {
-      sluice::writer out = open_named_output(path.native());
+    naming("cannot write the chart '" + path.string() + "'", [&] {
+      sluice::writer out = open_named_output(path.string());
       write_svg_chart(out, chart_of(cases[i]), not_run_rows::listed);
       out.close();
     });

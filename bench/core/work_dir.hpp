@@ -9,7 +9,8 @@
 // a program that quit): the handler removes the tree with async-signal-safe
 // calls only (remove_tree.hpp), never following a symbolic link out of it,
 // then lets the signal end the process, so that the exit status shows it.
-// One work_dir per process.
+// One work_dir per process. On Windows (work_dir_win32.cpp) the same with
+// std::filesystem, on SIGINT, SIGBREAK and SIGTERM.
 #pragma once
 
 #include <filesystem>

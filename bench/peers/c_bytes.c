@@ -1,13 +1,13 @@
 /* sluice-bench "bytes" from C: one byte per call through sluice's C API and
    through stdio, each loop written as a C program writes it. */
-#define _POSIX_C_SOURCE 200809L /* putc_unlocked, fileno, fdatasync */
+#define _POSIX_C_SOURCE 200809L /* putc_unlocked */
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "peers/c_rows.h"
+#include "peers/stdio_unlocked.h"
 
 #define PATTERN_MASK (C_ROWS_PATTERN_PERIOD - 1)
 
@@ -65,8 +65,7 @@ static int stdio_finish(struct stdio_out* out, int sync, const char** call) {
   if (fflush(out->file) != 0 || ferror(out->file)) {
     error = errno != 0 ? errno : EIO;
     *call = "putc";
-  } else if (sync && fdatasync(fileno(out->file)) != 0) {
-    error = errno;
+  } else if (sync && (error = c_rows_sync_stream(out->file)) != 0) {
     *call = "fdatasync";
   }
   if (fclose(out->file) != 0 && error == 0) {
@@ -91,6 +90,7 @@ int c_rows_stdio_putc_unlocked(const char* path, const char* pattern, uint64_t s
   struct stdio_out out;
   int error = stdio_open(&out, path, buffer_size, call);
   if (error != 0) return error;
-  for (uint64_t i = 0; i < size; ++i) putc_unlocked(pattern[i & PATTERN_MASK], out.file);
+  for (uint64_t i = 0; i < size; ++i)
+    SLUICE_BENCH_PUTC_UNLOCKED(pattern[i & PATTERN_MASK], out.file);
   return stdio_finish(&out, sync, call);
 }

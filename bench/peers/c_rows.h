@@ -11,6 +11,7 @@
 #include <sluice/c.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -36,9 +37,15 @@ int c_rows_sluice_put(const char* path, const char* pattern, uint64_t size, size
    every one checked, ferror too. */
 int c_rows_stdio_putc(const char* path, const char* pattern, uint64_t size, size_t buffer_size,
                       int sync, const char** call);
-/* The same with putc_unlocked (POSIX), no lock per byte. */
+/* The same with putc_unlocked (POSIX; _putc_nolock on Windows:
+   peers/stdio_unlocked.h), no lock per byte. */
 int c_rows_stdio_putc_unlocked(const char* path, const char* pattern, uint64_t size,
                                size_t buffer_size, int sync, const char** call);
+
+/* fdatasync (FlushFileBuffers on Windows) of the file under the stream
+   `file`, already flushed: 0, or the errno value (EIO for a Windows error);
+   peers/stdio_file.cpp, through core/raw_calls.hpp. */
+int c_rows_sync_stream(FILE* file);
 
 /* ---- journal: opened and closed by the scenario through <sluice/c.h> --- */
 

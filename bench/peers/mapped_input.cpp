@@ -9,6 +9,8 @@
 
 namespace sluice::bench {
 
+const char* const mapping_name = "mmap";
+
 mapped_input::mapped_input(const char* path) {
   raw_input in(path);
   size_ = in.size();

@@ -1,13 +1,12 @@
 #include "peers/stdio_file.hpp"
 
-#include <unistd.h>
-
 #include <cerrno>
 #include <stdexcept>
 #include <string>
 #include <system_error>
 
 #include "core/io.hpp"
+#include "peers/c_rows.h"
 
 namespace sluice::bench {
 
@@ -27,13 +26,13 @@ stdio_file::~stdio_file() {
 
 void stdio_file::sync_data() {
   if (std::fflush(file_) != 0) throw_errno("fflush");
-  if (::fdatasync(fileno(file_)) != 0) throw_errno("fdatasync");
+  sync_file_data(fileno(file_));
 }
 
 void stdio_file::finish(bool sync) {
   bool failed = std::fflush(file_) != 0 || std::ferror(file_);
   int error = errno;
-  if (!failed && sync && ::fdatasync(fileno(file_)) != 0) throw_errno("fdatasync");
+  if (!failed && sync) sync_file_data(fileno(file_));
   int result = std::fclose(file_);
   file_ = nullptr;
   if (failed) throw std::system_error(error, std::generic_category(), "fwrite");
@@ -41,3 +40,12 @@ void stdio_file::finish(bool sync) {
 }
 
 }  // namespace sluice::bench
+
+extern "C" int c_rows_sync_stream(FILE* file) {
+  try {
+    sluice::bench::sync_file_data(fileno(file));
+    return 0;
+  } catch (const std::system_error& e) {
+    return e.code().category() == std::generic_category() ? e.code().value() : EIO;
+  }
+}

@@ -1,6 +1,7 @@
 #include "scenarios/line_chunks.hpp"
 
 #include <cstring>
+#include <string_view>
 
 namespace sluice::bench {
 
@@ -22,9 +23,9 @@ std::string_view line_chunks::next() {
     filled_ += n;
     std::size_t end = filled_;  // at the end of the input, all that is left
     if (n > 0) {
-      const void* newline = ::memrchr(buffer_.data() + searched, '\n', n);
-      if (!newline) continue;
-      end = static_cast<std::size_t>(static_cast<const char*>(newline) - buffer_.data()) + 1;
+      std::size_t newline = std::string_view(buffer_.data() + searched, n).rfind('\n');
+      if (newline == std::string_view::npos) continue;
+      end = searched + newline + 1;
     }
     start_ = end;
     under_nul_ = buffer_[end];

@@ -12,18 +12,13 @@
 #include "peers/fmt_output_file.hpp"
 #include "peers/ofstream.hpp"
 #include "peers/stdio_file.hpp"
+#include "peers/stdio_unlocked.h"
+#include "scenarios/byte_pattern.hpp"
+#include "scenarios/bytes_platform.hpp"
 #include "scenarios/scenarios.hpp"
 
 namespace sluice::bench {
 namespace {
-
-// Calls put(c) for each of the first `size` bytes of the pattern. Inlined
-// into every method, so that all of them pay the same to produce a byte.
-template <class Put>
-void put_each(std::uint64_t size, Put&& put) {
-  const char* period = pattern();
-  for (std::uint64_t i = 0; i < size; ++i) put(period[i & (pattern_period - 1)]);
-}
 
 void run_fwrite(const target& t, std::uint64_t size) {
   stdio_file out(t.path, 0);
@@ -35,7 +30,7 @@ void run_fwrite(const target& t, std::uint64_t size) {
 void run_fwrite_unlocked(const target& t, std::uint64_t size) {
   stdio_file out(t.path, big_buffer_size);
   std::FILE* f = out.get();
-  put_each(size, [f](char c) { fwrite_unlocked(&c, 1, 1, f); });
+  put_each(size, [f](char c) { SLUICE_BENCH_FWRITE_UNLOCKED(&c, 1, 1, f); });
   out.finish(t.sync);
 }
 
@@ -44,7 +39,7 @@ void run_fwrite_unlocked(const target& t, std::uint64_t size) {
 void run_putc_unlocked(const target& t, std::uint64_t size, std::size_t buffer) {
   stdio_file out(t.path, buffer);
   std::FILE* f = out.get();
-  put_each(size, [f](char c) { putc_unlocked(c, f); });
+  put_each(size, [f](char c) { SLUICE_BENCH_PUTC_UNLOCKED(c, f); });
   out.finish(t.sync);
 }
 
@@ -106,12 +101,14 @@ std::vector<bench_case> make_bytes(std::uint64_t size) {
       "bytes", "bytes: " + format_size(size) + " written one byte at a time", size, {}, {}};
   c.methods.push_back(bind_method("fwrite", role::peer, run_fwrite, size));
   c.methods.push_back(
-      bind_method("fwrite_unlocked, 256 KiB setvbuf", role::peer, run_fwrite_unlocked, size));
+      bind_method(std::string(SLUICE_BENCH_FWRITE_UNLOCKED_NAME) + ", 256 KiB setvbuf", role::peer,
+                  run_fwrite_unlocked, size));
+  add_platform_bytes_rows(c, size);
   c.methods.push_back(bind_method(
-      "putc_unlocked, stdio's buffer", role::peer,
+      std::string(SLUICE_BENCH_PUTC_UNLOCKED_NAME) + ", stdio's buffer", role::peer,
       [](const target& t, std::uint64_t n) { run_putc_unlocked(t, n, 0); }, size));
   c.methods.push_back(bind_method(
-      "putc_unlocked, 256 KiB setvbuf", role::peer,
+      std::string(SLUICE_BENCH_PUTC_UNLOCKED_NAME) + ", 256 KiB setvbuf", role::peer,
       [](const target& t, std::uint64_t n) { run_putc_unlocked(t, n, big_buffer_size); }, size));
   c.methods.push_back(bind_method("std::ofstream::put", role::peer, run_ofstream_put, size));
   // fmt::ostream has no put(): print("{}", c) is its one-character call.
@@ -126,7 +123,7 @@ std::vector<bench_case> make_bytes(std::uint64_t size) {
       "C putc, stdio's buffer", role::peer,
       [](const target& t, std::uint64_t n) { run_c_putc(t, n, 0); }, size));
   c.methods.push_back(bind_method(
-      "C putc_unlocked, 256 KiB setvbuf", role::peer,
+      std::string("C ") + SLUICE_BENCH_PUTC_UNLOCKED_NAME + ", 256 KiB setvbuf", role::peer,
       [](const target& t, std::uint64_t n) { run_c_putc_unlocked(t, n, big_buffer_size); }, size));
   c.methods.push_back(bind_method("C sluice_writer_put", role::sluice, run_c_sluice_put, size));
   return {std::move(c)};

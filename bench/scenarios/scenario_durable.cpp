@@ -3,9 +3,6 @@
 // value) are appended to one file, and each must be durable before the next
 // is written: a write and an fdatasync per transaction, the cost a database
 // pays per commit. MB/s divided by 0.0116 gives transactions per second.
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <memory>
@@ -17,7 +14,9 @@
 
 #include "core/io.hpp"
 #include "core/units.hpp"
+#include "peers/mapped_output.hpp"
 #include "peers/stdio_file.hpp"
+#include "peers/stdio_unlocked.h"
 #include "scenarios/scenarios.hpp"
 #include "scenarios/transaction.hpp"
 
@@ -56,7 +55,7 @@ void run_write(const target& t, const content& j) {
 void run_stdio(const target& t, const content& j) {
   stdio_file out(t.path, big_buffer_size);
   commit_each(*j, [&out](const char* data, std::size_t n) {
-    if (fwrite_unlocked(data, 1, n, out.get()) != n)
+    if (SLUICE_BENCH_FWRITE_UNLOCKED(data, 1, n, out.get()) != n)
       throw std::system_error(errno, std::generic_category(), "fwrite");
     out.sync_data();
   });
@@ -64,27 +63,20 @@ void run_stdio(const target& t, const content& j) {
 }
 
 // The file sized up front and mapped; each transaction copied in and its
-// pages msync'ed.
+// pages made durable (msync, or FlushViewOfFile + FlushFileBuffers).
 void run_mmap(const target& t, const content& j) {
   raw_file out(t.path, O_RDWR);
   std::size_t size = j->bytes.size();
-  if (::ftruncate(out.fd(), static_cast<off_t>(size)) != 0)
-    throw std::system_error(errno, std::generic_category(), "ftruncate");
-  void* map = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, out.fd(), 0);
-  if (map == MAP_FAILED) throw std::system_error(errno, std::generic_category(), "mmap");
-  auto* base = static_cast<char*>(map);
-  std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-  int error = 0;
-  std::size_t at = 0;
-  commit_each(*j, [&](const char* data, std::size_t n) {
-    if (error) return;
-    std::copy(data, data + n, base + at);
-    std::size_t from = at / page * page;
-    if (::msync(base + from, at + n - from, MS_SYNC) != 0) error = errno;
-    at += n;
-  });
-  ::munmap(map, size);
-  if (error) throw std::system_error(error, std::generic_category(), "msync");
+  resize_file(out.fd(), size);
+  {
+    mapped_output map(out.fd(), size);
+    std::size_t at = 0;
+    commit_each(*j, [&](const char* data, std::size_t n) {
+      std::copy(data, data + n, map.data() + at);
+      map.sync(at, n);
+      at += n;
+    });
+  }
   out.finish(t.sync);
 }
 
@@ -96,17 +88,15 @@ void run_random_pages(const target& t, const content& j) {
   constexpr std::size_t page = 4096;
   raw_file out(t.path);
   std::size_t size = j->bytes.size();
-  if (::ftruncate(out.fd(), static_cast<off_t>(size)) != 0)
-    throw std::system_error(errno, std::generic_category(), "ftruncate");
+  resize_file(out.fd(), size);
   std::vector<std::size_t> order(j->transactions);
   std::iota(order.begin(), order.end(), 0);
   std::shuffle(order.begin(), order.end(), std::mt19937_64(42));
   for (std::size_t k : order) {
     std::size_t from = k * journal_transaction_size / page * page;
     std::size_t to = std::min(size, (k + 1) * journal_transaction_size);
-    if (::pwrite(out.fd(), j->bytes.data() + from, to - from, static_cast<off_t>(from)) !=
-        static_cast<ssize_t>(to - from))
-      throw std::system_error(errno, std::generic_category(), "pwrite");
+    if (write_some_at(out.fd(), j->bytes.data() + from, to - from, from) != to - from)
+      throw std::system_error(EIO, std::generic_category(), "pwrite: short write");
     out.sync_data();
   }
   out.finish(t.sync);
@@ -139,7 +129,8 @@ std::vector<bench_case> make_durable(std::uint64_t size) {
   c.syncs_each_commit = true;
   c.methods.push_back(bind_method("write(2) + fdatasync each", role::limit, run_write, j));
   c.methods.push_back(bind_method("fwrite + fflush + fdatasync each", role::peer, run_stdio, j));
-  c.methods.push_back(bind_method("mmap, msync each", role::peer, run_mmap, j));
+  c.methods.push_back(bind_method(std::string(mapping_name) + ", " + mapped_sync_name + " each",
+                                  role::peer, run_mmap, j));
   c.methods.push_back(
       bind_method("random 4 KiB pages, pwrite + fdatasync each", role::peer, run_random_pages, j));
   c.methods.push_back(bind_method(

@@ -1,8 +1,6 @@
 // sluice-bench "gather": output that comes as many separate pieces (records,
 // headers and payloads), in three shapes: 16384 x 64 B, 1000 x 1 KiB and
 // 10 x 100 KiB. Each set of pieces is written again and again up to --size.
-#include <sys/uio.h>
-
 #include <algorithm>
 #include <cstddef>
 #include <cstdio>
@@ -15,6 +13,7 @@
 #include "core/units.hpp"
 #include "peers/ofstream.hpp"
 #include "peers/stdio_file.hpp"
+#include "peers/stdio_unlocked.h"
 #include "scenarios/scenarios.hpp"
 
 namespace sluice::bench {
@@ -23,7 +22,7 @@ namespace {
 // One set of pieces, back to back in `bytes`, described for each kind of call.
 struct piece_set {
   std::vector<char> bytes;
-  std::vector<iovec> iov;                         // for writev
+  std::vector<io_piece> iov;                      // for writev
   std::vector<std::span<const std::byte>> spans;  // for sluice
   std::uint64_t rounds;                           // times the set is written
 };
@@ -44,7 +43,7 @@ pieces make_pieces(std::size_t count, std::size_t piece_size, std::uint64_t size
 void run_write_each(const target& t, const pieces& set) {
   raw_file out(t.path);
   for (std::uint64_t round = 0; round < set->rounds; ++round)
-    for (const iovec& piece : set->iov)
+    for (const io_piece& piece : set->iov)
       out.write_all(static_cast<const char*>(piece.iov_base), piece.iov_len);
   out.finish(t.sync);
 }
@@ -55,7 +54,8 @@ void run_fwrite_unlocked(const target& t, const pieces& set) {
   stdio_file out(t.path, big_buffer_size);
   std::FILE* f = out.get();
   for (std::uint64_t round = 0; round < set->rounds; ++round)
-    for (const iovec& piece : set->iov) fwrite_unlocked(piece.iov_base, 1, piece.iov_len, f);
+    for (const io_piece& piece : set->iov)
+      SLUICE_BENCH_FWRITE_UNLOCKED(piece.iov_base, 1, piece.iov_len, f);
   out.finish(t.sync);
 }
 
@@ -63,7 +63,7 @@ void run_ofstream_write(const target& t, const pieces& set) {
   buffered_ofstream file(t.path);
   std::ofstream& out = file.get();
   for (std::uint64_t round = 0; round < set->rounds; ++round)
-    for (const iovec& piece : set->iov)
+    for (const io_piece& piece : set->iov)
       out.write(static_cast<const char*>(piece.iov_base),
                 static_cast<std::streamsize>(piece.iov_len));
   finish(out, t);
@@ -99,11 +99,12 @@ bench_case make_case(std::size_t count, std::size_t piece_size, std::uint64_t si
                {},
                {}};
   c.methods.push_back(bind_method("write(2) per piece", role::peer, run_write_each, set));
-  c.methods.push_back(bind_method("fwrite_unlocked per piece, 256 KiB setvbuf", role::peer,
-                                  run_fwrite_unlocked, set));
+  c.methods.push_back(
+      bind_method(std::string(SLUICE_BENCH_FWRITE_UNLOCKED_NAME) + " per piece, 256 KiB setvbuf",
+                  role::peer, run_fwrite_unlocked, set));
   c.methods.push_back(bind_method("std::ofstream::write per piece, 256 KiB buffer", role::peer,
                                   run_ofstream_write, set));
-  c.methods.push_back(bind_method("writev, IOV_MAX pieces a call", role::limit, run_writev, set));
+  add_vectored_row(c, bind_method("writev, IOV_MAX pieces a call", role::limit, run_writev, set));
   c.methods.push_back(
       bind_method("sluice writer::write per piece", role::sluice, run_sluice_write_each, set));
   c.methods.push_back(

@@ -12,6 +12,7 @@
 #include "core/content.hpp"
 #include "core/io.hpp"
 #include "core/units.hpp"
+#include "peers/getline.hpp"
 #include "peers/ifstream.hpp"
 #include "peers/mapped_input.hpp"
 #include "peers/stdio_input.hpp"
@@ -74,7 +75,7 @@ std::string read_getline3(const target& t) {
   stdio_input in(t.input);
   getline_buffer line;
   line_count count;
-  for (ssize_t n; (n = ::getline(&line.data, &line.capacity, in.get())) != -1;)
+  for (std::ptrdiff_t n; (n = getline_call(&line.data, &line.capacity, in.get())) != -1;)
     count.add(static_cast<std::size_t>(n) - (line.data[n - 1] == '\n'));
   in.finish();
   return count.text();
@@ -158,13 +159,17 @@ std::vector<bench_case> make_lines(std::uint64_t size) {
                {}};
   c.input = text_input(size);
   c.methods.push_back(bind_reader("read(2) 1 MiB + memchr", role::limit, read_memchr));
-  c.methods.push_back(bind_reader("getline(3)", role::peer, read_getline3));
+  if (getline_missing)
+    add_not_run(c, "getline(3)", getline_missing);
+  else
+    c.methods.push_back(bind_reader("getline(3)", role::peer, read_getline3));
   c.methods.push_back(
       bind_reader("std::getline, std::ifstream", role::peer, read_std_getline, std::size_t{0}));
   c.methods.push_back(bind_reader("std::getline, std::ifstream with a 1 MiB buffer", role::peer,
                                   read_std_getline, std::size_t{1024 * 1024}));
   c.methods.push_back(bind_reader("fgets", role::peer, read_fgets));
-  c.methods.push_back(bind_reader("mmap + memchr", role::peer, read_mmap_memchr));
+  c.methods.push_back(
+      bind_reader(std::string(mapping_name) + " + memchr", role::peer, read_mmap_memchr));
   c.methods.push_back(bind_reader("sluice reader::lines()", role::sluice, read_sluice));
   return {std::move(c)};
 }

@@ -19,6 +19,7 @@
 #include "core/units.hpp"
 #include "peers/ofstream.hpp"
 #include "peers/stdio_file.hpp"
+#include "peers/stdio_unlocked.h"
 #include "scenarios/scenarios.hpp"
 
 namespace sluice::bench {
@@ -107,8 +108,11 @@ void run_fwrite_unlocked(const target& t, const matches& list) {
   stdio_file out(t.path, big_buffer_size);
   std::FILE* f = out.get();
   write_matches(
-      *list, [f](const auto& field) { fwrite_unlocked(field.bytes, 1, sizeof field.bytes, f); },
-      [f](const char* data, std::size_t size) { fwrite_unlocked(data, 1, size, f); });
+      *list,
+      [f](const auto& field) {
+        SLUICE_BENCH_FWRITE_UNLOCKED(field.bytes, 1, sizeof field.bytes, f);
+      },
+      [f](const char* data, std::size_t size) { SLUICE_BENCH_FWRITE_UNLOCKED(data, 1, size, f); });
   out.finish(t.sync);
 }
 
@@ -201,7 +205,8 @@ std::vector<bench_case> make_patch(std::uint64_t size) {
                {}};
   c.methods.push_back(bind_method("fwrite", role::peer, run_fwrite, list));
   c.methods.push_back(
-      bind_method("fwrite_unlocked, 256 KiB setvbuf", role::peer, run_fwrite_unlocked, list));
+      bind_method(std::string(SLUICE_BENCH_FWRITE_UNLOCKED_NAME) + ", 256 KiB setvbuf", role::peer,
+                  run_fwrite_unlocked, list));
   c.methods.push_back(
       bind_method("std::ofstream::write, 256 KiB buffer", role::peer, run_ofstream_write, list));
   c.methods.push_back(bind_method("hand buffer + write(2)", role::limit, run_hand_buffer, list));

@@ -14,6 +14,7 @@
 #include "core/content.hpp"
 #include "core/io.hpp"
 #include "core/page_buffer.hpp"
+#include "core/page_cache.hpp"
 #include "core/units.hpp"
 #include "peers/ifstream.hpp"
 #include "peers/mapped_input.hpp"
@@ -97,7 +98,8 @@ bench_case make_case(std::uint64_t size, const input_maker& input, input_cache s
   c.methods.push_back(bind_reader("read(2), 1 MiB a call", role::limit, read_read));
   c.methods.push_back(bind_reader("fread, 1 MiB a call", role::peer, read_fread));
   c.methods.push_back(bind_reader("std::ifstream::read, 1 MiB a call", role::peer, read_ifstream));
-  c.methods.push_back(bind_reader("mmap, the whole file", role::peer, read_mmap));
+  c.methods.push_back(
+      bind_reader(std::string(mapping_name) + ", the whole file", role::peer, read_mmap));
   c.methods.push_back(bind_reader("sluice peek + consume", role::sluice, read_sluice_peek));
   c.methods.push_back(
       bind_reader("sluice read_some, 1 MiB a call", role::sluice, read_sluice_read_some));
@@ -111,6 +113,7 @@ std::vector<bench_case> make_read(std::uint64_t size) {
   std::vector<bench_case> cases;
   cases.push_back(make_case(size, input, input_cache::cached));
   cases.push_back(make_case(size, input, input_cache::cold));
+  if (page_cache_missing) not_run_all(cases.back(), page_cache_missing);
   return cases;
 }
 

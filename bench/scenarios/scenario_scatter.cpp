@@ -9,7 +9,6 @@
 // another result. The input is pseudo-random bytes, written once for the three
 // tables. Each method has buffers of its own, made with the case. sluice
 // reads the rounds one after the other with one reader, a read_into each.
-#include <sys/uio.h>
 
 #include <algorithm>
 #include <cstring>
@@ -67,7 +66,7 @@ class destination {
   }
   const piece_set& set() const { return *set_; }
   char* piece(std::size_t i) { return bytes_.data() + set_->slots[i] * set_->piece_size; }
-  const std::vector<iovec>& iov() const { return iov_; }
+  const std::vector<io_piece>& iov() const { return iov_; }
   const std::vector<std::span<std::byte>>& spans() const { return spans_; }
   page_buffer& staging() { return staging_; }
 
@@ -95,7 +94,7 @@ class destination {
   pieces set_;
   page_buffer bytes_;
   page_buffer staging_;
-  std::vector<iovec> iov_;
+  std::vector<io_piece> iov_;
   std::vector<std::span<std::byte>> spans_;
 };
 using buffers = std::shared_ptr<destination>;  // one method's
@@ -152,7 +151,7 @@ bench_case make_case(std::size_t count, std::size_t piece_size, std::uint64_t si
   // preadv is the limit too where it is the faster of the two raw ways
   // (pieces of 2 KiB and more; docs/performance.md#the-scatter-threshold).
   role preadv_role = piece_size >= 2048 ? role::limit : role::peer;
-  c.methods.push_back(bind_reader("preadv, IOV_MAX pieces a call", preadv_role, read_preadv,
+  add_vectored_row(c, bind_reader("preadv, IOV_MAX pieces a call", preadv_role, read_preadv,
                                   std::make_shared<destination>(set, false)));
   c.methods.push_back(bind_reader("one pread + a copy per piece", role::limit, read_and_copy,
                                   std::make_shared<destination>(set, true)));
