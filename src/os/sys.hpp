@@ -32,9 +32,9 @@
 // file::preallocate does today on a filesystem without fallocate). The
 // POSIX group at the end serves writer_options::atomic_replace's copy of
 // the old file's owner, mode and extended attributes; a backend without
-// POSIX metadata refuses each of its entries with ENOSYS (the Win32 one
-// but read_link), and has its own way of copying metadata: the Windows
-// group after it (the old file's security descriptor and attributes).
+// POSIX metadata (the Win32 one) refuses each of its entries with ENOSYS,
+// and has its own way of copying metadata: the Windows group after it
+// (the old file's security descriptor and attributes).
 //
 // Cost: one relaxed atomic load and one indirect call per entry; no entry is
 // on the writer's inline path (put, small writes).
@@ -265,9 +265,8 @@ struct sys_table {
   // writer_options::atomic_replace follows a path's final symbolic links
   // itself, one held directory at a time, and gives the new file the old
   // one's owner, extended attributes (ACLs among them) and mode. A backend
-  // without these refuses each with ENOSYS (Windows: all but read_link, a
-  // symbolic link's reparse point, and copies metadata with the Windows
-  // group below). Each has the POSIX call's contract.
+  // without these refuses each with ENOSYS (Windows, which copies metadata
+  // with the Windows group below). Each has the POSIX call's contract.
   // The status of `path` itself, not following a final link (lstat).
   int (*path_facts)(const char* path, file_facts* out);
   // The text of the link a path-only handle holds (readlinkat(h, "")).
