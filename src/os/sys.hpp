@@ -290,8 +290,9 @@ struct sys_table {
   // backends refuse each with ENOSYS (not called there).
   // The security descriptor of the file `h` holds (a path-only handle),
   // self-relative, for a new file to be created with (open_request::security):
-  // its owner, group and DACL with its protected or inherited state, and its
-  // SACL and integrity label where this process may read them (`*parts`:
+  // its owner, group and DACL (always protected from inheritance, the
+  // entries it inherited kept in it as they are), and its SACL and
+  // integrity label where this process may read them (`*parts`:
   // security_part bits of what is in). Returns its size; the bytes are
   // written only if that fits in `size` (0 asks the size).
   ssize_t (*read_security)(handle h, void* descriptor, size_t size, unsigned* parts);

@@ -61,8 +61,11 @@ std::vector<char> system_acl_of(handle h, unsigned* parts) {
   return label;
 }
 
-// `into` (absolute) takes the owner, group and DACL of `from`, with the
-// DACL's protected and inherited states.
+// `into` (absolute) takes the owner, group and DACL of `from`, the DACL
+// always protected (SE_DACL_PROTECTED), so that the system does not merge
+// the directory's inheritable entries into it when the file is created;
+// the entries `from` inherited stay in it as they are, with its
+// auto-inherited state.
 bool take_discretionary(SECURITY_DESCRIPTOR& into, PSECURITY_DESCRIPTOR from) {
   PSID owner = nullptr, group = nullptr;
   PACL dacl = nullptr;
@@ -77,7 +80,7 @@ bool take_discretionary(SECURITY_DESCRIPTOR& into, PSECURITY_DESCRIPTOR from) {
          ::GetSecurityDescriptorDacl(from, &present, &dacl, &defaulted) &&
          ::SetSecurityDescriptorDacl(&into, present, dacl, FALSE) &&
          ::GetSecurityDescriptorControl(from, &control, &revision) &&
-         ::SetSecurityDescriptorControl(&into, kept, control & kept);
+         ::SetSecurityDescriptorControl(&into, kept, (control & kept) | SE_DACL_PROTECTED);
 }
 
 // `into` takes the SACL of `from`, if it has one, with its protection.

@@ -135,6 +135,47 @@ TEST_F(replace_security, the_temporary_is_created_with_the_descriptor) {
   out.close();
 }
 
+// The control bits of the descriptor `bytes` hold.
+SECURITY_DESCRIPTOR_CONTROL control_of(const void* bytes) {
+  SECURITY_DESCRIPTOR_CONTROL control = 0;
+  DWORD revision = 0;
+  EXPECT_TRUE(::GetSecurityDescriptorControl(const_cast<void*>(bytes), &control, &revision))
+      << ::GetLastError();
+  return control;
+}
+
+// The descriptor read_security gives `path`, through a path-only handle.
+std::string read_security_of(const std::filesystem::path& path) {
+  const sluice::detail::sys_table& real = sluice::detail::real_sys();
+  auto h = real.open(sluice::detail::working_directory, sluice::detail::path_text(path).c_str(),
+                     {.mode = sluice::detail::open_request::access::path_only, .no_follow = true});
+  EXPECT_NE(h, sluice::detail::no_handle());
+  unsigned parts = 0;
+  ssize_t size = real.read_security(h, nullptr, 0, &parts);
+  EXPECT_GT(size, 0) << std::strerror(errno);
+  std::string bytes(static_cast<std::size_t>(std::max<ssize_t>(size, 0)), '\0');
+  EXPECT_EQ(real.read_security(h, bytes.data(), bytes.size(), &parts), size);
+  real.close(h);
+  return bytes;
+}
+
+// A file whose DACL is not protected (it takes what its directory gives):
+// the descriptor the temporary is created with protects it, so that the
+// system merges none of the directory's inheritable entries into it (a
+// file moved in from elsewhere keeps its own entries, and no more).
+TEST_F(replace_security, the_temporary_is_created_with_a_protected_dacl) {
+  auto path = dir / "t";
+  write_all(path, "old");
+  set_dacl(path, "D:(A;;FA;;;" + my_sid() + ")");
+  std::string before = security_text(path);
+  ASSERT_EQ(before.find("D:P"), std::string::npos) << "the file's DACL is protected: " << before;
+  std::string descriptor = read_security_of(path);
+  ASSERT_FALSE(descriptor.empty());
+  SECURITY_DESCRIPTOR_CONTROL control = control_of(descriptor.data());
+  EXPECT_TRUE(control & SE_DACL_PROTECTED) << "control " << control;
+  EXPECT_TRUE(control & SE_DACL_PRESENT) << "control " << control;
+}
+
 // A new path (nothing to keep) gets what the directory gives new files.
 TEST_F(replace_security, a_new_file_gets_what_its_directory_gives) {
   fake_sys fake;
