@@ -294,7 +294,10 @@ struct sys_table {
   // entries it inherited kept in it as they are), and its SACL and
   // integrity label where this process may read them (`*parts`:
   // security_part bits of what is in). Returns its size; the bytes are
-  // written only if that fits in `size` (0 asks the size).
+  // written only if that fits in `size` (0 asks the size). -1 with errno if
+  // a part cannot be read (the SACL and label: but for want of the
+  // privilege, or on a filesystem without labels); `*parts` then holds
+  // what was read before it.
   ssize_t (*read_security)(handle h, void* descriptor, size_t size, unsigned* parts);
   // Sets the file's attributes (FILE_ATTRIBUTE_*) on an open handle.
   int (*set_file_attributes)(handle h, std::uint32_t attributes);

@@ -290,6 +290,47 @@ TEST_F(replace_security, a_failure_to_keep_the_security_replaces_nothing) {
   EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"t"});
 }
 
+// A SACL or label that cannot be read for a reason other than the
+// privilege or a filesystem without labels fails the replacement, naming
+// that part: the read_security of a seam that reads owner, group and DACL
+// and then fails (Wine reads every part; its errors cannot be made).
+class unreadable_sacl {
+ public:
+  unreadable_sacl() {
+    table_ = sluice::detail::real_sys();
+    table_.read_security = read_security;
+    sluice::detail::set_sys(&table_);
+  }
+  ~unreadable_sacl() { sluice::detail::set_sys(nullptr); }
+  unreadable_sacl(const unreadable_sacl&) = delete;
+  unreadable_sacl& operator=(const unreadable_sacl&) = delete;
+
+ private:
+  static ssize_t read_security(sluice::detail::handle, void*, size_t, unsigned* parts) {
+    using namespace sluice::detail::security_part;
+    *parts = owner | group | dacl;
+    return errno = EIO, -1;
+  }
+  sluice::detail::sys_table table_{};
+};
+
+TEST_F(replace_security, an_unreadable_sacl_fails_naming_it) {
+  auto path = dir / "t";
+  write_all(path, "old");
+  {
+    unreadable_sacl seam;
+    auto e = thrown([&] { writer out(path, replace); });
+    ASSERT_TRUE(e);
+    EXPECT_EQ(e->code().value(), EIO);
+    EXPECT_NE(std::string(e->what()).find("cannot read the SACL and integrity label of " +
+                                          quoted(path) + ", which the new file must have"),
+              std::string::npos)
+        << e->what();
+  }
+  EXPECT_EQ(read_all(path), "old");
+  EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"t"});
+}
+
 // caching::direct: Windows chooses unbuffered I/O only at CreateFileW, so
 // the temporary is created with it; the content arrives whole.
 TEST_F(replace_security, direct_creates_the_temporary_unbuffered) {
