@@ -32,9 +32,9 @@
 // file::preallocate does today on a filesystem without fallocate). The
 // POSIX group at the end serves writer_options::atomic_replace's copy of
 // the old file's owner, mode and extended attributes; a backend without
-// POSIX metadata refuses each of its entries with ENOSYS (the Win32 one
-// but read_link), and has its own way of copying metadata: the Windows
-// group after it (the old file's security descriptor and attributes).
+// POSIX metadata (the Win32 one) refuses each of its entries with ENOSYS,
+// and has its own way of copying metadata: the Windows group after it
+// (the old file's security descriptor and attributes).
 //
 // Cost: one relaxed atomic load and one indirect call per entry; no entry is
 // on the writer's inline path (put, small writes).
@@ -265,9 +265,8 @@ struct sys_table {
   // writer_options::atomic_replace follows a path's final symbolic links
   // itself, one held directory at a time, and gives the new file the old
   // one's owner, extended attributes (ACLs among them) and mode. A backend
-  // without these refuses each with ENOSYS (Windows: all but read_link, a
-  // symbolic link's reparse point, and copies metadata with the Windows
-  // group below). Each has the POSIX call's contract.
+  // without these refuses each with ENOSYS (Windows, which copies metadata
+  // with the Windows group below). Each has the POSIX call's contract.
   // The status of `path` itself, not following a final link (lstat).
   int (*path_facts)(const char* path, file_facts* out);
   // The text of the link a path-only handle holds (readlinkat(h, "")).
@@ -291,10 +290,14 @@ struct sys_table {
   // backends refuse each with ENOSYS (not called there).
   // The security descriptor of the file `h` holds (a path-only handle),
   // self-relative, for a new file to be created with (open_request::security):
-  // its owner, group and DACL with its protected or inherited state, and its
-  // SACL and integrity label where this process may read them (`*parts`:
+  // its owner, group and DACL (always protected from inheritance, the
+  // entries it inherited kept in it as they are), and its SACL and
+  // integrity label where this process may read them (`*parts`:
   // security_part bits of what is in). Returns its size; the bytes are
-  // written only if that fits in `size` (0 asks the size).
+  // written only if that fits in `size` (0 asks the size). -1 with errno if
+  // a part cannot be read (the SACL and label: but for want of the
+  // privilege, or on a filesystem without labels); `*parts` then holds
+  // what was read before it.
   ssize_t (*read_security)(handle h, void* descriptor, size_t size, unsigned* parts);
   // Sets the file's attributes (FILE_ATTRIBUTE_*) on an open handle.
   int (*set_file_attributes)(handle h, std::uint32_t attributes);

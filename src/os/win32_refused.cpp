@@ -26,6 +26,7 @@ int async_complete(async_queue*, std::uint64_t*, int*) { return refuse(ENOSYS); 
 int async_drain(async_queue*) { return refuse(ENOSYS); }
 
 int path_facts(const char*, file_facts*) { return refuse(ENOSYS); }
+ssize_t read_link(handle, char*, size_t) { return refuse(ENOSYS); }
 int on_procfs(handle) { return refuse(ENOSYS); }
 int mount_root(handle) { return refuse(ENOSYS); }
 std::uint32_t effective_user() { return 0; }

@@ -45,24 +45,45 @@ std::vector<char> read_through(handle h, DWORD access, SECURITY_INFORMATION what
   return bytes;
 }
 
-// The SACL a file's descriptor holds, with its protection: its audit
-// entries where the process holds the privilege to read them (an enabled
-// SeSecurityPrivilege), with its integrity label; else the label alone,
-// which READ_CONTROL reads; else nothing. `*parts` gets what was read.
-std::vector<char> system_acl_of(handle h, unsigned* parts) {
-  std::vector<char> both = read_through(h, READ_CONTROL | ACCESS_SYSTEM_SECURITY,
-                                        SACL_SECURITY_INFORMATION | LABEL_SECURITY_INFORMATION);
-  if (!both.empty()) {
-    *parts |= security_part::sacl | security_part::label;
-    return both;
-  }
-  std::vector<char> label = read_through(h, READ_CONTROL, LABEL_SECURITY_INFORMATION);
-  if (!label.empty()) *parts |= security_part::label;
-  return label;
+// Whether reading the SACL failed for want of the privilege (an enabled
+// SeSecurityPrivilege) or of access to it: then the label alone is read.
+bool sacl_withheld(DWORD error) {
+  return error == ERROR_PRIVILEGE_NOT_HELD || error == ERROR_ACCESS_DENIED;
 }
 
-// `into` (absolute) takes the owner, group and DACL of `from`, with the
-// DACL's protected and inherited states.
+// Whether reading the integrity label failed because the filesystem has
+// none: then the new file has none either.
+bool label_unsupported(DWORD error) {
+  return error == ERROR_NOT_SUPPORTED || error == ERROR_INVALID_FUNCTION ||
+         error == ERROR_INVALID_PARAMETER;
+}
+
+// The SACL a file's descriptor holds, with its protection: its audit
+// entries where the process holds the privilege to read them, with its
+// integrity label; else (sacl_withheld) the label alone, which READ_CONTROL
+// reads; else (label_unsupported) nothing. Any other failure: false, with
+// GetLastError. `*parts` gets what was read.
+bool system_acl_of(handle h, std::vector<char>* system, unsigned* parts) {
+  *system = read_through(h, READ_CONTROL | ACCESS_SYSTEM_SECURITY,
+                         SACL_SECURITY_INFORMATION | LABEL_SECURITY_INFORMATION);
+  if (!system->empty()) {
+    *parts |= security_part::sacl | security_part::label;
+    return true;
+  }
+  if (!sacl_withheld(::GetLastError())) return false;
+  *system = read_through(h, READ_CONTROL, LABEL_SECURITY_INFORMATION);
+  if (!system->empty()) {
+    *parts |= security_part::label;
+    return true;
+  }
+  return label_unsupported(::GetLastError());
+}
+
+// `into` (absolute) takes the owner, group and DACL of `from`, the DACL
+// always protected (SE_DACL_PROTECTED), so that the system does not merge
+// the directory's inheritable entries into it when the file is created;
+// the entries `from` inherited stay in it as they are, with its
+// auto-inherited state.
 bool take_discretionary(SECURITY_DESCRIPTOR& into, PSECURITY_DESCRIPTOR from) {
   PSID owner = nullptr, group = nullptr;
   PACL dacl = nullptr;
@@ -77,7 +98,7 @@ bool take_discretionary(SECURITY_DESCRIPTOR& into, PSECURITY_DESCRIPTOR from) {
          ::GetSecurityDescriptorDacl(from, &present, &dacl, &defaulted) &&
          ::SetSecurityDescriptorDacl(&into, present, dacl, FALSE) &&
          ::GetSecurityDescriptorControl(from, &control, &revision) &&
-         ::SetSecurityDescriptorControl(&into, kept, control & kept);
+         ::SetSecurityDescriptorControl(&into, kept, (control & kept) | SE_DACL_PROTECTED);
 }
 
 // `into` takes the SACL of `from`, if it has one, with its protection.
@@ -97,9 +118,11 @@ bool take_system(SECURITY_DESCRIPTOR& into, PSECURITY_DESCRIPTOR from) {
 }  // namespace
 
 // GetKernelObjectSecurity through handles of its own (ReOpenFile): owner,
-// group and DACL with READ_CONTROL (a failure fails the call); the SACL
-// and label with ACCESS_SYSTEM_SECURITY, else the label alone, else
-// neither; joined into one self-relative descriptor (MakeSelfRelativeSD).
+// group and DACL with READ_CONTROL; the SACL and label with
+// ACCESS_SYSTEM_SECURITY, else the label alone, else neither, as
+// system_acl_of says; joined into one self-relative descriptor
+// (MakeSelfRelativeSD). A failure fails the call, `*parts` then holding
+// what was read before the part that failed (0 if the joining failed).
 ssize_t read_security(handle h, void* descriptor, size_t size, unsigned* parts) {
   *parts = 0;
   std::vector<char> discretionary = read_through(
@@ -107,15 +130,19 @@ ssize_t read_security(handle h, void* descriptor, size_t size, unsigned* parts) 
       OWNER_SECURITY_INFORMATION | GROUP_SECURITY_INFORMATION | DACL_SECURITY_INFORMATION);
   if (discretionary.empty()) return fail_last();
   *parts = security_part::owner | security_part::group | security_part::dacl;
-  std::vector<char> system = system_acl_of(h, parts);
+  std::vector<char> system;
+  if (!system_acl_of(h, &system, parts)) return fail_last();
   SECURITY_DESCRIPTOR joined;
   if (!::InitializeSecurityDescriptor(&joined, SECURITY_DESCRIPTOR_REVISION) ||
       !take_discretionary(joined, discretionary.data()) ||
-      (!system.empty() && !take_system(joined, system.data())))
+      (!system.empty() && !take_system(joined, system.data()))) {
+    *parts = 0;
     return fail_last();
+  }
   DWORD needed = static_cast<DWORD>(size);
   if (::MakeSelfRelativeSD(&joined, descriptor, &needed)) return static_cast<ssize_t>(needed);
   if (::GetLastError() == ERROR_INSUFFICIENT_BUFFER) return static_cast<ssize_t>(needed);
+  *parts = 0;
   return fail_last();
 }
 

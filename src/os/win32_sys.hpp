@@ -1,7 +1,7 @@
 // The Win32 backend's entries that live outside win32_sys.cpp, for its
 // table: names and directories (win32_names.cpp) and the entries Windows
-// refuses (win32_refused.cpp), a link's text (win32_links.cpp) and
-// atomic_replace's security copy (win32_security.cpp). Each has the contract written in sys.hpp.
+// refuses (win32_refused.cpp) and atomic_replace's security copy
+// (win32_security.cpp). Each has the contract written in sys.hpp.
 #pragma once
 
 #include "os/sys.hpp"
@@ -30,6 +30,7 @@ int async_submit(async_queue* queue, handle h, const void* data, unsigned size, 
 int async_complete(async_queue* queue, std::uint64_t* tag, int* result);
 int async_drain(async_queue* queue);
 int path_facts(const char* path, file_facts* out);
+ssize_t read_link(handle h, char* buffer, size_t size);
 int on_procfs(handle dir);
 int mount_root(handle h);
 std::uint32_t effective_user();
@@ -39,9 +40,6 @@ ssize_t list_attributes(const char* path, char* names, size_t size);
 ssize_t get_attribute(const char* path, const char* name, void* value, size_t size);
 int set_attribute(handle h, const char* name, const void* value, size_t size);
 int remove_attribute(handle h, const char* name);
-
-// win32_links.cpp
-ssize_t read_link(handle h, char* buffer, size_t size);
 
 // win32_security.cpp
 ssize_t read_security(handle h, void* descriptor, size_t size, unsigned* parts);

@@ -23,11 +23,20 @@ namespace {
                           describe("open", given) + ": cannot " + what);
 }
 
+// The part of the descriptor read_security could not read, by what it did
+// read (`parts`): the SACL and label once owner, group and DACL are in.
+std::string unread_part(unsigned parts) {
+  using namespace security_part;
+  if ((parts & (owner | group | dacl)) == (owner | group | dacl)) return "SACL and integrity label";
+  return "security descriptor (owner, group and ACL)";
+}
+
 // The old file's descriptor: its size asked first, then the bytes; again
 // if it grew meanwhile.
 std::string security_of(const std::string& given, const resolved_target& old) {
+  unsigned parts = 0;
   for (;;) {
-    unsigned parts = 0;
+    parts = 0;
     ssize_t size = sys().read_security(old.existing.native_handle(), nullptr, 0, &parts);
     if (size < 0) break;
     std::string bytes(static_cast<std::size_t>(size), '\0');
@@ -38,8 +47,7 @@ std::string security_of(const std::string& given, const resolved_target& old) {
   }
   int error = errno;
   cannot(error, given,
-         "read the security descriptor (owner, group and ACL) of '" + old.path +
-             "', which the new file must have");
+         "read the " + unread_part(parts) + " of '" + old.path + "', which the new file must have");
 }
 
 // The attributes a replacement keeps: those CreateFileW gives a new file,

@@ -1,11 +1,10 @@
-// find_target and check_directory on Windows: the path given, followed
-// while its last component is a symbolic link, as on Linux: each link's
-// text read (read_link: its reparse point), a relative one taken from the
-// link's directory, and the directory of the end held open with what is at
-// its name. A dangling link leads to a new file at its target. No /proc,
-// no sticky directories, no link owners to check (making a link needs a
-// privilege or Developer Mode): the checks against them have nothing to
-// check. docs/platforms.md says what Wine lets the tests show.
+// find_target and check_directory on Windows: the path given, its
+// directory held open, and what is at its name now. No link is followed by
+// hand: Windows has none of the checks Linux makes on a link (its owner,
+// protected_symlinks), so atomic_replace refuses a symbolic link at the
+// path rather than replace the file it leads to; a writer that opens the
+// name leaves the link to CreateFileW (docs/platforms.md). No /proc, no
+// sticky directories: the checks against them have nothing to check.
 #include <cerrno>
 #include <string>
 #include <system_error>
@@ -20,8 +19,6 @@
 namespace sluice::detail {
 namespace {
 
-constexpr int max_links = 40;  // as Linux (Windows itself stops at 63 reparse points)
-
 // "sluice: open '<given>': cannot <what> '<path>': <strerror>"
 [[noreturn]] void cannot(int error, const std::filesystem::path& given, const std::string& what,
                          const std::string& path) {
@@ -30,8 +27,13 @@ constexpr int max_links = 40;  // as Linux (Windows itself stops at 63 reparse p
       describe("open", path_text(given)) + ": cannot " + what + " '" + path + "'");
 }
 
-file open_parent(const std::filesystem::path& path, const std::filesystem::path& given) {
-  std::string shown = path_text(path.parent_path());
+// "sluice: open '<path>': <why>", EINVAL.
+[[noreturn]] void refused(const std::string& path, const std::string& why) {
+  throw std::system_error(EINVAL, std::generic_category(), describe("open", path) + ": " + why);
+}
+
+file open_parent(const std::filesystem::path& given) {
+  std::string shown = path_text(given.parent_path());
   handle h = restart_interrupted(
       [&] { return sys().open(working_directory, shown.c_str(), {.directory = true}); });
   if (h == no_handle()) cannot(errno, given, "open the directory", shown);
@@ -55,46 +57,21 @@ void look(resolved_target& at, const std::filesystem::path& given) {
   at.status = facts;
 }
 
-// The place `path` (absolute) names: its directory held, its name, and
-// what is there.
-resolved_target place(const std::filesystem::path& path, const std::filesystem::path& given) {
-  resolved_target at;
-  at.directory = open_parent(path, given);
-  at.name = path_text(path.filename());
-  at.path = path_text(path);
-  look(at, given);
-  return at;
-}
-
-// Where the link `link` holds leads: its text, absolute, or joined to the
-// link's own directory; "." and ".." taken out as Windows does, by the text.
-std::filesystem::path target_of(const resolved_target& link, const std::filesystem::path& given) {
-  std::string text(3 * 32768, '\0');  // the longest Windows path, 3 UTF-8 bytes a UTF-16 unit
-  ssize_t size = sys().read_link(link.existing.native_handle(), text.data(), text.size());
-  if (size < 0) cannot(errno, given, "read the symbolic link", link.path);
-  text.resize(static_cast<std::size_t>(size));
-  std::filesystem::path target(std::u8string(text.begin(), text.end()));
-  std::filesystem::path from = std::filesystem::path(link.path).parent_path();
-  return (target.is_absolute() ? target : from / target).lexically_normal();
-}
-
 }  // namespace
 
 resolved_target find_target(const std::filesystem::path& given, target_use use) {
-  resolved_target at = place(given, given);
-  for (int links = 0; at.status && at.status->type == file_type::symlink; ++links) {
-    if (links == max_links)
-      throw std::system_error(
-          ELOOP, std::generic_category(),
-          describe("open", path_text(given)) + ": more than 40 symbolic links to follow");
-    at = place(target_of(at, given), given);
-  }
-  if (use == target_use::replace && at.status && at.status->type != file_type::regular)
-    throw std::system_error(
-        EINVAL, std::generic_category(),
-        describe("open", path_text(given)) + ": atomic_replace needs a regular file, and " +
-            (at.path == path_text(given) ? std::string("this") : "'" + at.path + "'") +
-            " is not one");
+  resolved_target at;
+  at.directory = open_parent(given);
+  at.name = path_text(given.filename());
+  at.path = path_text(given);
+  look(at, given);
+  if (use != target_use::replace || !at.status) return at;
+  if (at.status->type == file_type::symlink)
+    refused(at.path,
+            "a symbolic link at the path is not followed by atomic_replace on Windows; name the "
+            "file it leads to");
+  if (at.status->type != file_type::regular)
+    refused(at.path, "atomic_replace needs a regular file, and this is not one");
   return at;
 }
 
