@@ -65,19 +65,6 @@ sluice::writer open_named_output(const std::string& path) {
   return sluice::writer(path, {.atomic_replace = true});
 }
 
-bool same_file(const std::string& a, const std::string& b) noexcept {
-  struct stat sa {
-  }, sb{};
-  if (::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0)
-    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-  std::error_code ea, eb;
-  std::filesystem::path ca =
-      std::filesystem::weakly_canonical(std::filesystem::absolute(a, ea), ea);
-  std::filesystem::path cb =
-      std::filesystem::weakly_canonical(std::filesystem::absolute(b, eb), eb);
-  return !ea && !eb && ca == cb;
-}
-
 void check_chart_directory(const std::filesystem::path& dir) {
   struct stat link {};
   if (::lstat(dir.c_str(), &link) != 0 || !S_ISLNK(link.st_mode)) return;

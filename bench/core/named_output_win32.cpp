@@ -14,18 +14,6 @@ sluice::writer open_named_output(const std::string& path) {
   return sluice::writer(std::filesystem::path(path), {.atomic_replace = true});
 }
 
-bool same_file(const std::string& a, const std::string& b) noexcept {
-  std::error_code error;
-  if (std::filesystem::exists(a, error) && std::filesystem::exists(b, error))
-    return std::filesystem::equivalent(a, b, error) && !error;
-  std::error_code ea, eb;
-  std::filesystem::path ca =
-      std::filesystem::weakly_canonical(std::filesystem::absolute(a, ea), ea);
-  std::filesystem::path cb =
-      std::filesystem::weakly_canonical(std::filesystem::absolute(b, eb), eb);
-  return !ea && !eb && ca == cb;
-}
-
 void check_chart_directory(const std::filesystem::path& dir) {
   std::error_code error;
   if (!std::filesystem::is_symlink(dir, error)) return;
