@@ -251,17 +251,18 @@ class reader {
   std::optional<std::string_view> read_line() {
     if (next_newline_ != newlines_end_) {
       const std::byte* newline = index_base_ + *next_newline_;
-      if (newline >= pos_) [[likely]] {
-        auto length = static_cast<std::size_t>(newline - pos_);
+      // One comparison for two cases the slow part handles: a newline
+      // before the position (passed by get() or consume()) wraps the
+      // unsigned length past max_line, as a line too long does.
+      auto length = static_cast<std::size_t>(newline - pos_);
+      if (length <= options_.max_line) [[likely]] {
         const char* text = reinterpret_cast<const char*>(pos_);
+        ++next_newline_;
+        pos_ = const_cast<std::byte*>(newline) + 1;
+        ++lines_;
         if (options_.line_ending == line_end::crlf && length != 0 && text[length - 1] == '\r')
           --length;
-        if (length <= options_.max_line) [[likely]] {
-          ++next_newline_;
-          pos_ = const_cast<std::byte*>(newline) + 1;
-          ++lines_;
-          return std::string_view(text, length);
-        }
+        return std::string_view(text, length);
       }
     }
     return read_line_slow();
