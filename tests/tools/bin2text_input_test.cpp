@@ -13,7 +13,6 @@
 #include <csignal>
 #include <cstring>
 #include <filesystem>
-#include <future>
 #include <memory>
 #include <set>
 #include <string>
@@ -24,6 +23,7 @@
 #include "common/text_format.hpp"
 #include "support/child_process.hpp"
 #include "support/test_support.hpp"
+#include "tool_run.hpp"
 
 namespace {
 
@@ -137,37 +137,22 @@ TEST_F(bin2text_input, a_directory_is_refused_and_the_old_output_kept) {
 }
 
 #ifdef SLUICE_BIN2TEXT
-// What a run of the tool gave: its wait status, standard output and error.
-struct tool_run {
-  int status;
-  std::string out;
-  std::string err;
-};
-
-// Runs sluice-bin2text with `args` and its standard input on `in`, its
-// standard output and error pipes read to their ends.
-tool_run run_tool(std::vector<std::string> args, int in) {
-  pipe_ends out, err;
-  pid_t child = spawn(SLUICE_BIN2TEXT, args, in, out.write_end(), err.write_end());
-  out.close_write();
-  err.close_write();
-  auto errors = std::async(std::launch::async, [&] { return read_to_end(err.read_end()); });
-  std::string text = read_to_end(out.read_end());
-  return {wait_for(child), text, errors.get()};
+// Runs sluice-bin2text with `args` and its standard input on `in`.
+program_output run_bin2text(const std::vector<std::string>& args, int in) {
+  return run_program(SLUICE_BIN2TEXT, args, in);
 }
 
 // Runs sluice-bin2text with `args`, `bytes` sent to its standard input
 // through a pipe.
-tool_run run_tool_on_pipe(std::vector<std::string> args, const std::string& bytes) {
+program_output run_bin2text_on_pipe(const std::vector<std::string>& args,
+                                    const std::string& bytes) {
   pipe_ends in;
   sender sending([&] { return in.take_write_end(); }, bytes, 10007);
-  tool_run result = run_tool(std::move(args), in.read_end());
+  program_output result = run_bin2text(args, in.read_end());
   in.close_read();
   sending.join();
   return result;
 }
-
-bool exited_with(int status, int code) { return WIFEXITED(status) && WEXITSTATUS(status) == code; }
 
 TEST_F(bin2text_input, standard_input_and_dev_stdin_as_a_pipe_convert_every_record) {
   std::string bytes = pattern(record * 60000, 5);
@@ -175,7 +160,7 @@ TEST_F(bin2text_input, standard_input_and_dev_stdin_as_a_pipe_convert_every_reco
   for (const char* input : {"-", "/dev/stdin"}) {
     write_all(dir / "prev.xml", "previous content");
     auto run =
-        run_tool_on_pipe({"--schema", schema, "-o", (dir / "prev.xml").native(), input}, bytes);
+        run_bin2text_on_pipe({"--schema", schema, "-o", (dir / "prev.xml").native(), input}, bytes);
     EXPECT_TRUE(exited_with(run.status, 0)) << input << ": " << run.err;
     EXPECT_TRUE(read_all(dir / "prev.xml") == from_file) << input << ": the texts differ";
   }
@@ -187,7 +172,7 @@ TEST_F(bin2text_input, standard_input_from_a_file_is_read_from_its_offset) {
   int fd = ::open((dir / "in.bin").c_str(), O_RDONLY | O_CLOEXEC);
   ASSERT_GE(fd, 0);
   ASSERT_EQ(::lseek(fd, record * 10, SEEK_SET), static_cast<off_t>(record * 10));
-  auto run = run_tool({"--schema", schema, "-"}, fd);
+  auto run = run_bin2text({"--schema", schema, "-"}, fd);
   ::close(fd);
   EXPECT_TRUE(exited_with(run.status, 0)) << run.err;
   EXPECT_TRUE(run.out == converted_from_file(dir, bytes.substr(record * 10)));
@@ -197,7 +182,7 @@ TEST_F(bin2text_input, a_directory_writes_nothing_to_standard_output) {
   int directory = ::open(dir.path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   ASSERT_GE(directory, 0);
   for (const std::string& input : {dir.path().native(), std::string("-")}) {
-    auto run = run_tool({"--schema", "v:u64", input}, directory);  // 4096 bytes of 8
+    auto run = run_bin2text({"--schema", "v:u64", input}, directory);  // 4096 bytes of 8
     EXPECT_TRUE(exited_with(run.status, 1)) << input << ": status " << run.status;
     EXPECT_EQ(run.out, "") << input;
     EXPECT_NE(run.err.find("' is a directory"), std::string::npos) << run.err;
@@ -211,7 +196,7 @@ TEST_F(bin2text_input, dev_stdout_and_dev_fd_1_are_standard_output) {
   std::string from_file = converted_from_file(dir, bytes);
   for (const char* output : {"/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"}) {
     auto run =
-        run_tool({"--schema", schema, "-o", output, (dir / "in.bin").native()}, STDIN_FILENO);
+        run_bin2text({"--schema", schema, "-o", output, (dir / "in.bin").native()}, STDIN_FILENO);
     EXPECT_TRUE(exited_with(run.status, 0)) << output << ": " << run.err;
     EXPECT_TRUE(run.out == from_file) << output << ": the texts differ";
   }
@@ -219,7 +204,7 @@ TEST_F(bin2text_input, dev_stdout_and_dev_fd_1_are_standard_output) {
 
 TEST_F(bin2text_input, a_truncated_stream_leaves_whole_records_and_no_tail_on_standard_output) {
   std::string whole = pattern(record * 200000, 9);  // several chunks
-  auto run = run_tool_on_pipe({"--schema", schema, "-"}, whole + "12345");
+  auto run = run_bin2text_on_pipe({"--schema", schema, "-"}, whole + "12345");
   EXPECT_TRUE(exited_with(run.status, 1)) << "status " << run.status;
   std::string from_file = converted_from_file(dir, whole);
   std::string unterminated = from_file.substr(0, from_file.size() - std::strlen(xml_tail));

@@ -1,5 +1,6 @@
-// A built tool run as a child process with the conditions the path tests
-// set up: standard input from a file, a file size limit, a time limit.
+// A built tool run as a child process: as it is, or with the conditions the
+// path tests set up (standard input from a file, a file size limit, a time
+// limit).
 #pragma once
 
 #include <cstdint>
@@ -22,7 +23,22 @@ struct tool_result {
   std::string err;
 };
 
-// Runs `program` with `args`, its standard output read and dropped.
+// What a run gave with its standard output kept: its wait status,
+// standard output and standard error.
+struct program_output {
+  int status;
+  std::string out;
+  std::string err;
+};
+
+// Runs `program` with `args` and no limits, its standard input on
+// descriptor `in` (left open), its standard output and error read to their
+// ends together, so that neither pipe fills while the other is read.
+program_output run_program(const std::string& program, const std::vector<std::string>& args,
+                           int in);
+
+// Runs `program` with `args` under `limits`, its standard output read and
+// dropped.
 tool_result run_tool(const std::string& program, const std::vector<std::string>& args,
                      const tool_limits& limits = {});
 
