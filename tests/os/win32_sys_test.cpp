@@ -1,13 +1,20 @@
-// The Win32 backend's own helpers, tested directly under Wine (or
-// Windows): the handle the backend opens for itself and closes whichever
-// way a call leaves (owned_handle). Built for the win32 backend only
-// (tests/CMakeLists.txt).
+// The Win32 backend's own entries and helpers, tested directly under Wine
+// (or Windows): the rename and removal of a file through a handle of it
+// (rename_held, remove_held), never opened again by path; the handle
+// the backend opens for itself and closes whichever way a call leaves
+// (owned_handle). Built for the win32 backend only (tests/CMakeLists.txt).
 #include <gtest/gtest.h>
 #include <windows.h>
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <new>
+#include <string>
+#include <vector>
 
+#include "os/path_text.hpp"
+#include "os/sys.hpp"
 #include "os/win32_handles.hpp"
 #include "support/test_support.hpp"
 
@@ -16,8 +23,97 @@ namespace {
 using namespace sluice_test;
 using sluice::detail::handle;
 using sluice::detail::no_handle;
+using sluice::detail::open_request;
+
+const sluice::detail::sys_table& real() { return sluice::detail::real_sys(); }
+
+// Creates `path` with `content` through the backend, open for reading and
+// writing, with DELETE access as atomic_replace's temporary has it.
+handle create_deletable(const std::filesystem::path& path, std::string_view content) {
+  open_request how{.mode = open_request::access::read_write,
+                   .create = true,
+                   .exclusive = true,
+                   .deletable = true};
+  handle h =
+      real().open(sluice::detail::working_directory, sluice::detail::path_text(path).c_str(), how);
+  EXPECT_NE(h, no_handle()) << std::strerror(errno);
+  sluice::detail::io_piece piece{const_cast<char*>(content.data()), content.size()};
+  EXPECT_EQ(real().write_at(h, &piece, 1, 0), static_cast<ssize_t>(content.size()));
+  return h;
+}
+
+// A handle on the directory `path`, as atomic_replace holds its target's.
+handle open_directory(const std::filesystem::path& path) {
+  handle h = real().open(sluice::detail::working_directory, sluice::detail::path_text(path).c_str(),
+                         {.directory = true});
+  EXPECT_NE(h, no_handle()) << std::strerror(errno);
+  return h;
+}
 
 using win32_held = dir_test;
+
+// Whether this runs under Wine (ntdll exports wine_get_version), which
+// renames and deletes through a handle by the name the file was opened by.
+bool under_wine() {
+  HMODULE ntdll = ::GetModuleHandleW(L"ntdll.dll");
+  return ntdll && ::GetProcAddress(ntdll, "wine_get_version");
+}
+
+// rename_held renames the file the handle holds over the destination,
+// replacing it, and the handle stays usable.
+TEST_F(win32_held, rename_held_replaces_the_destination) {
+  handle h = create_deletable(dir / "temporary", "new");
+  write_all(dir / "target", "old");
+  handle d = open_directory(dir.path());
+  EXPECT_EQ(real().rename_held(h, d, "target"), 0) << std::strerror(errno);
+  sluice::detail::file_facts facts;
+  EXPECT_EQ(real().facts(h, &facts), 0);
+  EXPECT_EQ(facts.size, 3u);
+  EXPECT_EQ(real().close(h), 0);
+  EXPECT_EQ(real().close(d), 0);
+  EXPECT_EQ(read_all(dir / "target"), "new");
+  EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"target"});
+}
+
+// remove_held deletes the file the handle holds, a read-only one too (as
+// unlink(2) removes a file of mode 0444): once the handle is closed, its
+// name is gone.
+TEST_F(win32_held, remove_held_deletes_the_file_the_handle_holds) {
+  for (DWORD attributes : {DWORD{FILE_ATTRIBUTE_NORMAL}, DWORD{FILE_ATTRIBUTE_READONLY}}) {
+    SCOPED_TRACE(testing::Message() << "attributes " << attributes);
+    handle h = create_deletable(dir / "temporary", "new");
+    ASSERT_TRUE(::SetFileAttributesW((dir / "temporary").c_str(), attributes)) << ::GetLastError();
+    EXPECT_EQ(real().remove_held(h), 0) << std::strerror(errno);
+    EXPECT_EQ(real().close(h), 0);
+    EXPECT_EQ(entries(dir.path()), std::vector<std::string>{});
+    ::SetFileAttributesW((dir / "temporary").c_str(), FILE_ATTRIBUTE_NORMAL);
+    std::filesystem::remove(dir / "temporary");
+  }
+}
+
+// The file renamed behind the handle's back (by another process, a
+// user): rename_held and remove_held still act on the file the handle
+// holds, which its old name no longer finds. Wine does both by the name
+// the handle was opened by (ENOENT, and the moved file stays).
+TEST_F(win32_held, the_held_file_is_found_after_its_name_changed) {
+  if (under_wine()) GTEST_SKIP() << "Wine renames and deletes through a handle by its opening name";
+  handle h = create_deletable(dir / "temporary", "new");
+  write_all(dir / "target", "old");
+  ASSERT_TRUE(::MoveFileExW((dir / "temporary").c_str(), (dir / "moved").c_str(), 0))
+      << ::GetLastError();
+  handle d = open_directory(dir.path());
+  EXPECT_EQ(real().rename_held(h, d, "target"), 0) << std::strerror(errno);
+  EXPECT_EQ(real().close(h), 0);
+  EXPECT_EQ(read_all(dir / "target"), "new");
+  EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"target"});
+  h = create_deletable(dir / "temporary", "dropped");
+  ASSERT_TRUE(::MoveFileExW((dir / "temporary").c_str(), (dir / "moved").c_str(), 0))
+      << ::GetLastError();
+  EXPECT_EQ(real().remove_held(h), 0) << std::strerror(errno);
+  EXPECT_EQ(real().close(h), 0);
+  EXPECT_EQ(real().close(d), 0);
+  EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"target"});
+}
 
 // Opens `path` shared with nobody: while that handle is open, no other
 // open of the file succeeds.
