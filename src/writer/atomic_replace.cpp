@@ -5,6 +5,7 @@
 #include <random>
 #include <system_error>
 #include <utility>
+#include <vector>
 
 #include "os/directory.hpp"
 #include "os/error_messages.hpp"
@@ -71,12 +72,28 @@ constexpr bool direct_at_creation = false;
 constexpr bool through_handle = false;
 #endif
 
+// Windows: the parts of the security descriptor `with` carries that a
+// process may not be allowed to give a file (EPERM), each with the
+// privilege it needs: "its owner or group (...), SACL (...) or integrity
+// label (...)", the SACL and label only if carried.
+std::string privileged_parts(const creation& with) {
+  using namespace security_part;
+  std::vector<std::string> named{"owner or group (another user's needs SeRestorePrivilege)"};
+  if (with.parts & sacl) named.emplace_back("SACL (needs SeSecurityPrivilege)");
+  if (with.parts & label)
+    named.emplace_back("integrity label (one above its own needs SeRelabelPrivilege)");
+  std::string text = "its " + named.front();
+  for (std::size_t i = 1; i < named.size(); ++i)
+    text += (i + 1 == named.size() ? " or " : ", ") + named[i];
+  return text;
+}
+
 [[noreturn]] void cannot_create(int error, const std::string& given, const std::string& what,
                                 const creation& with) {
   std::string why;
   if (!with.security.empty() && error == EPERM)
-    why = " with the owner, group and integrity label of '" + with.source +
-          "', which this process may not give a file";
+    why = " with the security of '" + with.source +
+          "', which this process may not give a file: " + privileged_parts(with);
   throw std::system_error(
       error, std::generic_category(),
       describe("open", given) + ": cannot create the temporary file " + what + why);

@@ -2,7 +2,8 @@
 // (or Windows): the rename and removal of a file through a handle of it
 // (rename_held, remove_held), never opened again by path; the handle
 // the backend opens for itself and closes whichever way a call leaves
-// (owned_handle). Built for the win32 backend only (tests/CMakeLists.txt).
+// (owned_handle); the security errors' errno. Built for the win32 backend
+// only (tests/CMakeLists.txt).
 #include <gtest/gtest.h>
 #include <windows.h>
 
@@ -15,6 +16,7 @@
 
 #include "os/path_text.hpp"
 #include "os/sys.hpp"
+#include "os/win32_errors.hpp"
 #include "os/win32_handles.hpp"
 #include "support/test_support.hpp"
 
@@ -150,6 +152,28 @@ TEST_F(win32_held, an_owned_handle_keeps_the_last_error) {
     ::SetLastError(ERROR_INVALID_ACL);
   }
   EXPECT_EQ(::GetLastError(), DWORD{ERROR_INVALID_ACL});
+}
+
+// The errors a security descriptor can meet have an errno that says what
+// went wrong, not EIO: a malformed descriptor, ACL or SID is EINVAL; an
+// owner, group, label or SACL the process may not give a file, EPERM; a
+// filesystem without security, EOPNOTSUPP.
+TEST(win32_errors, security_errors_have_a_fitting_errno) {
+  using sluice::detail::win32::errno_of;
+  EXPECT_EQ(errno_of(ERROR_INVALID_SECURITY_DESCR), EINVAL);
+  EXPECT_EQ(errno_of(ERROR_BAD_DESCRIPTOR_FORMAT), EINVAL);
+  EXPECT_EQ(errno_of(ERROR_INVALID_ACL), EINVAL);
+  EXPECT_EQ(errno_of(ERROR_BAD_INHERITANCE_ACL), EINVAL);
+  EXPECT_EQ(errno_of(ERROR_INVALID_SID), EINVAL);
+  EXPECT_EQ(errno_of(ERROR_UNKNOWN_REVISION), EINVAL);
+  EXPECT_EQ(errno_of(ERROR_REVISION_MISMATCH), EINVAL);
+  EXPECT_EQ(errno_of(ERROR_INVALID_OWNER), EPERM);
+  EXPECT_EQ(errno_of(ERROR_INVALID_PRIMARY_GROUP), EPERM);
+  EXPECT_EQ(errno_of(ERROR_PRIVILEGE_NOT_HELD), EPERM);
+  EXPECT_EQ(errno_of(1299), EPERM) << "ERROR_INVALID_LABEL";
+  EXPECT_EQ(errno_of(ERROR_NO_SECURITY_ON_OBJECT), EOPNOTSUPP);
+  EXPECT_EQ(errno_of(ERROR_ACCESS_DENIED), EACCES);
+  EXPECT_EQ(errno_of(ERROR_GEN_FAILURE), EIO) << "a code the table lacks";
 }
 
 }  // namespace
