@@ -258,5 +258,7 @@ int remove_attribute(handle, const char*) { return refuse(ENOSYS); }
 
 ssize_t read_security(handle, void*, size_t, unsigned*) { return refuse(ENOSYS); }
 int set_file_attributes(handle, std::uint32_t) { return refuse(ENOSYS); }
+int rename_held(handle, handle, const char*) { return refuse(ENOSYS); }
+int remove_held(handle) { return refuse(ENOSYS); }
 
 }  // namespace sluice::detail::posix

@@ -99,6 +99,8 @@ int remove_attribute(handle h, const char* name);
 // The Windows group: refused (ENOSYS).
 ssize_t read_security(handle h, void* descriptor, size_t size, unsigned* parts);
 int set_file_attributes(handle h, std::uint32_t attributes);
+int rename_held(handle h, handle to_dir, const char* to);
+int remove_held(handle h);
 
 // ---- the portable backend's own way (posix_portable.cpp) ----------------
 
@@ -205,6 +207,8 @@ constexpr sys_table table() {
       .remove_attribute = remove_attribute,
       .read_security = read_security,
       .set_file_attributes = set_file_attributes,
+      .rename_held = rename_held,
+      .remove_held = remove_held,
   };
 }
 

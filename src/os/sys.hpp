@@ -34,7 +34,8 @@
 // the old file's owner, mode and extended attributes; a backend without
 // POSIX metadata (the Win32 one) refuses each of its entries with ENOSYS,
 // and has its own way of copying metadata: the Windows group after it
-// (the old file's security descriptor and attributes).
+// (the old file's security descriptor and attributes, and the temporary's
+// rename and deletion through its own handle).
 //
 // Cost: one relaxed atomic load and one indirect call per entry; no entry is
 // on the writer's inline path (put, small writes).
@@ -69,9 +70,12 @@ struct open_request {
   // Windows only (POSIX backends ignore them): for create, the security
   // descriptor (self-relative, as read_security gives it) the new file gets
   // at CreateFileW, and its attributes (FILE_ATTRIBUTE_*); nullptr and 0:
-  // what its directory gives new files.
+  // what its directory gives new files. `deletable`: the handle also gets
+  // DELETE access, which rename_held and remove_held need (a handle that
+  // creates the file has it whatever the descriptor grants).
   const void* security = nullptr;
   std::uint32_t attributes = 0;
+  bool deletable = false;
 };
 
 // What a handle's open state says (the flags that can change after open).
@@ -285,9 +289,10 @@ struct sys_table {
   int (*set_attribute)(handle h, const char* name, const void* value, size_t size);
   int (*remove_attribute)(handle h, const char* name);
 
-  // ---- Windows group: atomic_replace's security copy -------------------
-  // What a replacement keeps of the file it replaces on Windows. POSIX
-  // backends refuse each with ENOSYS (not called there).
+  // ---- Windows group: atomic_replace's security copy and its temporary -
+  // What a replacement keeps of the file it replaces on Windows, and the
+  // rename and removal of its temporary through the handle that created
+  // it. POSIX backends refuse each with ENOSYS (not called there).
   // The security descriptor of the file `h` holds (a path-only handle),
   // self-relative, for a new file to be created with (open_request::security):
   // its owner, group and DACL (always protected from inheritance, the
@@ -301,6 +306,16 @@ struct sys_table {
   ssize_t (*read_security)(handle h, void* descriptor, size_t size, unsigned* parts);
   // Sets the file's attributes (FILE_ATTRIBUTE_*) on an open handle.
   int (*set_file_attributes)(handle h, std::uint32_t attributes);
+  // Renames the file `h` holds (opened `deletable`) over `to` in `to_dir`,
+  // replacing it atomically if it exists, through `h`: no other handle is
+  // opened on it, so the file's own DACL is not asked for DELETE again
+  // (Windows acts on the file `h` holds whatever its name is by now; Wine
+  // by the name `h` was opened by). `h` stays open.
+  int (*rename_held)(handle h, handle to_dir, const char* to);
+  // Deletes the file `h` holds (opened `deletable`), read-only or not,
+  // through `h`: its name goes at once where the system can (POSIX
+  // semantics), else when the last handle on it closes.
+  int (*remove_held)(handle h);
 };
 
 // The parts of a Windows security descriptor read_security reports.

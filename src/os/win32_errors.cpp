@@ -14,9 +14,17 @@ struct mapping {
   int errno_value;
 };
 
+// ERROR_INVALID_LABEL (1299), which MinGW-w64's headers lack: an integrity
+// label above the process's own given to a file.
+constexpr DWORD invalid_label = 1299;
+
 // Sharing violations are EACCES, as a Linux open refused by permissions;
-// an owner or group this process may not give a file, or a privilege it
-// lacks, is EPERM, as fchown's;
+// an owner, group or integrity label this process may not give a file, or
+// a privilege it lacks (a SACL set without SeSecurityPrivilege), is EPERM,
+// as fchown's; a security descriptor, ACL or SID that is not well formed
+// is EINVAL, as setxattr's for a malformed POSIX ACL; a file on a
+// filesystem that keeps no security (FAT) is EOPNOTSUPP, as an ACL asked
+// of a filesystem without ACLs;
 // a range another handle locked (LockFileEx) is EWOULDBLOCK, as flock's
 // LOCK_NB.
 constexpr mapping table[] = {
@@ -55,6 +63,15 @@ constexpr mapping table[] = {
     {ERROR_INVALID_OWNER, EPERM},
     {ERROR_INVALID_PRIMARY_GROUP, EPERM},
     {ERROR_PRIVILEGE_NOT_HELD, EPERM},
+    {invalid_label, EPERM},
+    {ERROR_INVALID_SECURITY_DESCR, EINVAL},
+    {ERROR_BAD_DESCRIPTOR_FORMAT, EINVAL},
+    {ERROR_INVALID_ACL, EINVAL},
+    {ERROR_BAD_INHERITANCE_ACL, EINVAL},
+    {ERROR_INVALID_SID, EINVAL},
+    {ERROR_UNKNOWN_REVISION, EINVAL},
+    {ERROR_REVISION_MISMATCH, EINVAL},
+    {ERROR_NO_SECURITY_ON_OBJECT, EOPNOTSUPP},
 };
 
 }  // namespace

@@ -1,5 +1,6 @@
-// The Win32 backend's table of the handles it opened, and its paths: UTF-8
-// to UTF-16 and back, names joined to a held directory's path.
+// The Win32 backend's table of the handles it opened, the handles it opens
+// for itself, and its paths: UTF-8 to UTF-16 and back, names joined to a
+// held directory's path.
 #include "os/win32_handles.hpp"
 
 #include <windows.h>
@@ -43,6 +44,13 @@ std::optional<std::wstring> final_path(handle h) {
 }
 
 }  // namespace
+
+owned_handle::~owned_handle() {
+  if (handle_ == no_handle()) return;
+  DWORD error = ::GetLastError();
+  ::CloseHandle(handle_);
+  ::SetLastError(error);
+}
 
 void remember(handle h, handle_facts facts) {
   std::unique_lock lock(table_lock);

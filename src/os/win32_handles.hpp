@@ -38,6 +38,27 @@ std::optional<handle_facts> recall(handle h);
 // Calls `change(facts)` on `h`'s entry under the lock: false if it has none.
 bool update(handle h, const std::function<void(handle_facts&)>& change);
 
+// A HANDLE the backend opens for a call of its own (a second handle on a
+// file, a directory opened to flush it), closed when this goes
+// (CloseHandle, its failure ignored: nothing is written through such a
+// handle; GetLastError kept as it was, for the caller to report), whichever
+// way the call leaves, a thrown exception included. INVALID_HANDLE_VALUE
+// (no_handle()) holds nothing. Move-only.
+class owned_handle {
+ public:
+  explicit owned_handle(handle h) noexcept : handle_(h) {}
+  owned_handle(owned_handle&& other) noexcept : handle_(other.handle_) {
+    other.handle_ = no_handle();
+  }
+  owned_handle& operator=(owned_handle&&) = delete;
+  ~owned_handle();
+  handle get() const noexcept { return handle_; }
+  explicit operator bool() const noexcept { return handle_ != no_handle(); }
+
+ private:
+  handle handle_;
+};
+
 // The UTF-16 text of UTF-8 `text`; nothing (errno EINVAL) if it is not UTF-8.
 std::optional<std::wstring> widen(const char* text);
 // The UTF-8 text of UTF-16 `text`.

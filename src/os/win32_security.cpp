@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "os/win32_errors.hpp"
+#include "os/win32_handles.hpp"
 #include "os/win32_sys.hpp"
 
 namespace sluice::detail::win32 {
@@ -34,15 +35,13 @@ std::vector<char> descriptor_of(HANDLE h, SECURITY_INFORMATION what) {
   }
 }
 
-// The parts `what` through a handle reopened with `access`: empty on failure.
+// The parts `what` through a handle reopened with `access`: empty on
+// failure, with GetLastError. The handle is closed however this leaves (a
+// bad_alloc of the buffer included).
 std::vector<char> read_through(handle h, DWORD access, SECURITY_INFORMATION what) {
-  HANDLE own = reopened(h, access);
-  if (own == INVALID_HANDLE_VALUE) return {};
-  std::vector<char> bytes = descriptor_of(own, what);
-  DWORD error = ::GetLastError();
-  ::CloseHandle(own);
-  ::SetLastError(error);
-  return bytes;
+  owned_handle own(reopened(h, access));
+  if (!own) return {};
+  return descriptor_of(own.get(), what);
 }
 
 // Whether reading the SACL failed for want of the privilege (an enabled

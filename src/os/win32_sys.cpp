@@ -23,14 +23,15 @@ using access = open_request::access;
 constexpr std::size_t max_call = 1u << 30;
 
 // (GENERIC_WRITE includes FILE_WRITE_ATTRIBUTES, which set_file_attributes
-// needs. A file created with a security descriptor of its own keeps, on the
-// handle that created it, the access asked, whatever the descriptor grants.)
+// needs; `deletable` adds DELETE, which rename_held and remove_held need. A
+// file created with a security descriptor of its own keeps, on the handle
+// that created it, the access asked, whatever the descriptor grants.)
 DWORD desired_access(const open_request& how) {
   if (how.mode == access::path_only) return FILE_READ_ATTRIBUTES;
   DWORD wanted = how.mode == access::read    ? GENERIC_READ
                  : how.mode == access::write ? GENERIC_WRITE
                                              : GENERIC_READ | GENERIC_WRITE;
-  return wanted | FILE_READ_ATTRIBUTES;
+  return wanted | FILE_READ_ATTRIBUTES | (how.deletable ? DELETE : 0);
 }
 
 DWORD disposition(const open_request& how) {
@@ -364,6 +365,8 @@ constexpr sys_table real_table{
     .remove_attribute = remove_attribute,
     .read_security = read_security,
     .set_file_attributes = set_file_attributes,
+    .rename_held = rename_held,
+    .remove_held = remove_held,
 };
 
 }  // namespace

@@ -15,6 +15,8 @@ int remove(handle dir, const char* name);
 int make_directory(const char* path, unsigned permissions);
 ssize_t list_directory(handle dir, char* names, size_t size);
 int lock(handle h, lock_kind kind);
+int rename_held(handle h, handle to_dir, const char* to);
+int remove_held(handle h);
 
 // win32_refused.cpp
 int count_extents(handle h, std::uint64_t* count);

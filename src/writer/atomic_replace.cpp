@@ -5,6 +5,7 @@
 #include <random>
 #include <system_error>
 #include <utility>
+#include <vector>
 
 #include "os/directory.hpp"
 #include "os/error_messages.hpp"
@@ -58,18 +59,41 @@ std::string shown_in(const replacement& rest, const std::string& name) {
 // Windows chooses unbuffered I/O (FILE_FLAG_NO_BUFFERING) only when a file
 // is opened: the temporary is created with it. Elsewhere O_DIRECT is set
 // once the temporary exists (use_direct_io).
+// Windows renames and deletes the temporary through the handle that
+// created it, with DELETE access asked then (rename_held, remove_held): a
+// handle opened again by path would need DELETE from the temporary's DACL,
+// the old file's, which may not grant it. Elsewhere the names are used
+// (rename, remove), which the directory's permissions decide.
 #ifdef _WIN32
 constexpr bool direct_at_creation = true;
+constexpr bool through_handle = true;
 #else
 constexpr bool direct_at_creation = false;
+constexpr bool through_handle = false;
 #endif
+
+// Windows: the parts of the security descriptor `with` carries that a
+// process may not be allowed to give a file (EPERM), each with the
+// privilege it needs: "its owner or group (...), SACL (...) or integrity
+// label (...)", the SACL and label only if carried.
+std::string privileged_parts(const creation& with) {
+  using namespace security_part;
+  std::vector<std::string> named{"owner or group (another user's needs SeRestorePrivilege)"};
+  if (with.parts & sacl) named.emplace_back("SACL (needs SeSecurityPrivilege)");
+  if (with.parts & label)
+    named.emplace_back("integrity label (one above its own needs SeRelabelPrivilege)");
+  std::string text = "its " + named.front();
+  for (std::size_t i = 1; i < named.size(); ++i)
+    text += (i + 1 == named.size() ? " or " : ", ") + named[i];
+  return text;
+}
 
 [[noreturn]] void cannot_create(int error, const std::string& given, const std::string& what,
                                 const creation& with) {
   std::string why;
   if (!with.security.empty() && error == EPERM)
-    why = " with the owner, group and integrity label of '" + with.source +
-          "', which this process may not give a file";
+    why = " with the security of '" + with.source +
+          "', which this process may not give a file: " + privileged_parts(with);
   throw std::system_error(
       error, std::generic_category(),
       describe("open", given) + ": cannot create the temporary file " + what + why);
@@ -82,6 +106,7 @@ handle open_in(const replacement& rest, const char* name, open_request how, cons
   how.security = with.security.empty() ? nullptr : with.security.data();
   how.attributes = with.attributes;
   how.direct = direct && direct_at_creation;
+  how.deletable = through_handle;
   return restart_interrupted([&] { return sys().open(rest.directory.native_handle(), name, how); });
 }
 
@@ -136,13 +161,32 @@ void name_temporary(file& target, replacement& rest) {
       });
 }
 
-void rename_over(const std::string& given, replacement& rest) {
+// The rename of the temporary over the destination: through `target`'s
+// handle (still open) on Windows, by its name elsewhere.
+void rename_over(const std::string& given, const file& target, replacement& rest) {
   detail::handle dir = rest.directory.native_handle();
-  if (sys().rename(dir, rest.name.c_str(), dir, rest.destination.c_str()) == 0) return;
+  const char* destination = rest.destination.c_str();
+  int renamed = through_handle ? sys().rename_held(target.native_handle(), dir, destination)
+                               : sys().rename(dir, rest.name.c_str(), dir, destination);
+  if (renamed == 0) return;
   int error = errno;
   throw std::system_error(error, std::generic_category(),
                           describe("rename", given) + ": cannot rename the temporary file " +
                               shown_in(rest, rest.name) + " over '" + rest.destination_path + "'");
+}
+
+// Windows: the temporary's handle, closed after the rename that went
+// through it. Everything was flushed before the rename, so a failure loses
+// nothing, and says that the new content is in place.
+void close_renamed(file& target, const replacement& rest) {
+  try {
+    target.close();
+  } catch (const std::system_error& e) {
+    throw std::system_error(e.code(), describe("close", target.path()) + ": the rename over '" +
+                                          rest.destination_path +
+                                          "' is done, but the new file's handle could not be "
+                                          "closed");
+  }
 }
 
 void sync_after_rename(const std::string& given, replacement& rest) {
@@ -202,14 +246,19 @@ void install(file& target, replacement& rest) {
   restore_privileges(target, rest.kept);
   target.sync_all();
   if (rest.name.empty()) name_temporary(target, rest);
-  target.close();  // before the rename: a failure here leaves the old content in place
-  rename_over(target.path(), rest);
+  // Before the rename, where it goes by name: a failure here leaves the old
+  // content in place. Through the handle (Windows), after it.
+  if (!through_handle) target.close();
+  rename_over(target.path(), target, rest);
   rest.name.clear();  // it is the destination's now
+  if (through_handle) close_renamed(target, rest);
   sync_after_rename(target.path(), rest);
   close_directory(target.path(), rest);
 }
 
 void discard(file& target, replacement& rest) noexcept {
+  bool held = through_handle && target.is_open() && !rest.name.empty();
+  if (held && sys().remove_held(target.native_handle()) == 0) rest.name.clear();
   if (target.is_open()) sys().close(target.release());
   if (!rest.name.empty() && rest.directory.is_open())
     sys().remove(rest.directory.native_handle(), rest.name.c_str());

@@ -62,15 +62,19 @@ temporary open_temporary(const std::filesystem::path& target, bool direct);
 // Makes the temporary's content the target's: the privileges kept for the
 // end given (restore_privileges), fsync, a name (linkat from
 // /proc/self/fd) if it has none, close, rename over the destination, fsync
-// of the directory. Each step that fails throws naming its operation and
-// the target. Up to the rename the target keeps its old content and the
+// of the directory. On Windows the rename goes through the temporary's own
+// handle (rename_held), which is closed after it; no handle is opened on
+// it by path. Each step that fails throws naming its operation and the
+// target. Up to the rename the target keeps its old content and the
 // temporary is left for discard(); after it, the new content is in place,
 // and a failed directory sync says so: the rename may not survive a power
 // loss.
 void install(file& target, replacement& rest);
 
 // Closes the temporary, removes its name if it has one, and closes the
-// directory. Never throws: it runs when the content is being given up,
+// directory. On Windows, while the temporary is open, it is deleted
+// through its own handle before the close (remove_held), by name only if
+// that fails. Never throws: it runs when the content is being given up,
 // after an error or by choice.
 void discard(file& target, replacement& rest) noexcept;
 

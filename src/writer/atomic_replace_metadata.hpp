@@ -21,6 +21,7 @@ namespace sluice::detail {
 struct creation {
   unsigned permissions = 0666;  // POSIX: 0600 when it replaces a file (0666 minus the umask if not)
   std::string security;         // Windows: the old file's security descriptor; empty if none
+  unsigned parts = 0;           // Windows: what is in it (security_part bits, os/sys.hpp)
   std::uint32_t attributes = 0;  // Windows: its attributes but read-only (FILE_ATTRIBUTE_*)
   std::string source;            // the old file's path, for messages; empty if none
 };

@@ -32,22 +32,22 @@ std::string unread_part(unsigned parts) {
 }
 
 // The old file's descriptor: its size asked first, then the bytes; again
-// if it grew meanwhile.
-std::string security_of(const std::string& given, const resolved_target& old) {
-  unsigned parts = 0;
+// if it grew meanwhile. `*parts` gets what is in it.
+std::string security_of(const std::string& given, const resolved_target& old, unsigned* parts) {
   for (;;) {
-    parts = 0;
-    ssize_t size = sys().read_security(old.existing.native_handle(), nullptr, 0, &parts);
+    *parts = 0;
+    ssize_t size = sys().read_security(old.existing.native_handle(), nullptr, 0, parts);
     if (size < 0) break;
     std::string bytes(static_cast<std::size_t>(size), '\0');
     ssize_t got =
-        sys().read_security(old.existing.native_handle(), bytes.data(), bytes.size(), &parts);
+        sys().read_security(old.existing.native_handle(), bytes.data(), bytes.size(), parts);
     if (got < 0) break;
     if (static_cast<std::size_t>(got) <= bytes.size()) return bytes;
   }
   int error = errno;
-  cannot(error, given,
-         "read the " + unread_part(parts) + " of '" + old.path + "', which the new file must have");
+  cannot(
+      error, given,
+      "read the " + unread_part(*parts) + " of '" + old.path + "', which the new file must have");
 }
 
 // The attributes a replacement keeps: those CreateFileW gives a new file,
@@ -76,7 +76,7 @@ void set_attributes(file& temporary, std::uint32_t wanted, const std::string& wh
 creation creation_for(const std::string& given, const resolved_target& old) {
   creation made;
   if (!old.status) return made;
-  made.security = security_of(given, old);
+  made.security = security_of(given, old, &made.parts);
   made.attributes = (old.status->attributes & at_creation) | FILE_ATTRIBUTE_ARCHIVE;
   made.source = old.path;
   return made;

@@ -116,6 +116,8 @@ fake_sys::fake_sys()
           .read_security = forward<call::read_security, &sys_table::read_security>::entry,
           .set_file_attributes =
               forward<call::set_file_attributes, &sys_table::set_file_attributes>::entry,
+          .rename_held = forward<call::rename_held, &sys_table::rename_held>::entry,
+          .remove_held = forward<call::remove_held, &sys_table::remove_held>::entry,
       } {
   if (active_) throw std::logic_error("fake_sys: one at a time");
   log_.reserve(256);  // the first calls log without allocating: see on_open()

@@ -108,9 +108,11 @@ enum class call {
   set_attribute,
   remove_attribute,
   read_security,
-  set_file_attributes
+  set_file_attributes,
+  rename_held,
+  remove_held
 };
-inline constexpr std::size_t call_kinds = static_cast<std::size_t>(call::set_file_attributes) + 1;
+inline constexpr std::size_t call_kinds = static_cast<std::size_t>(call::remove_held) + 1;
 
 // How the fake's emulated asynchronous queue completes writes.
 struct async_options {
