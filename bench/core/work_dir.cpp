@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -68,24 +69,59 @@ void copy_path(char (&to)[PATH_MAX], const std::string& from) {
                           "cannot create a directory in '" + parent.native() + "'");
 }
 
-// Refuses a parent in which another user could rename the work directory
-// away and put a link in its place while the runs write there by path:
-// one owned by neither the caller nor root, or one that its group or
-// others may write without the sticky bit.
-void check_parent(const std::filesystem::path& parent, int fd) {
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) cannot_create(parent, errno);
-  uid_t me = ::geteuid();
-  std::string why;
-  if (st.st_uid != me && st.st_uid != 0)
-    why = "it belongs to uid " + std::to_string(st.st_uid);
-  else if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX))
-    why = "its group or others may write it and it is not sticky (chmod +t, as /tmp is)";
-  if (why.empty()) return;
+// Why another user could rename an entry of the directory `st` describes
+// and put a link in its place, or "" if none can: it belongs to neither
+// the caller nor root, or its group or others may write it without the
+// sticky bit. `it` names the directory ("it", or "'/a' above it").
+std::string open_to_others(const struct stat& st, const std::string& it) {
+  if (st.st_uid != ::geteuid() && st.st_uid != 0)
+    return it + " belongs to uid " + std::to_string(st.st_uid);
+  if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX))
+    return "its group or others may write " + it + " and it is not sticky (chmod +t, as /tmp is)";
+  return "";
+}
+
+[[noreturn]] void refuse(const std::filesystem::path& parent, const std::string& why) {
   throw std::system_error(EACCES, std::generic_category(),
                           "will not work in '" + parent.native() + "': " + why +
                               ", so another user could swap the work directory for a link "
                               "while the runs write there; give a --dir of your own");
+}
+
+// A descriptor closed when this goes.
+class held_fd {
+ public:
+  explicit held_fd(int fd) noexcept : fd_(fd) {}
+  held_fd(const held_fd&) = delete;
+  held_fd& operator=(const held_fd&) = delete;
+  ~held_fd() { ::close(fd_); }
+
+ private:
+  int fd_;
+};
+
+// Refuses a parent in which another user could rename the work directory
+// away and put a link in its place while the runs write there by path, or
+// a parent below a directory (up to /) where another user could do the
+// same to the way there. The directories checked are those `fd` (the
+// parent, held) and its ".." lead to, wherever links in the path led;
+// messages name them by the parent's canonical path.
+void check_parent(const std::filesystem::path& parent, int fd) {
+  struct stat root {};
+  if (::stat("/", &root) != 0) cannot_create(parent, errno);
+  std::error_code ignored;
+  std::filesystem::path named = std::filesystem::weakly_canonical(parent, ignored);
+  std::optional<held_fd> above;  // the directory over the last one checked
+  for (int dir = fd;; named = named.parent_path()) {
+    struct stat st {};
+    if (::fstat(dir, &st) != 0) cannot_create(parent, errno);
+    std::string why = open_to_others(st, above ? "'" + named.native() + "' above it" : "it");
+    if (!why.empty()) refuse(parent, why);
+    if (st.st_dev == root.st_dev && st.st_ino == root.st_ino) return;
+    dir = ::openat(dir, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (dir < 0) cannot_create(parent, errno);
+    above.emplace(dir);
+  }
 }
 
 }  // namespace

@@ -28,12 +28,18 @@ namespace fs = std::filesystem;
 
 class bench_paths : public dir_test {
  protected:
-  // A tiny run in `dir` (a fraction of a second) with `more` options.
-  tool_result bench(std::vector<std::string> more, const tool_limits& limits = {}) {
-    std::vector<std::string> args = {"--dir", dir.path().native(), "--scenario", "bytes", "--size",
-                                     "64K",   "--repeat",          "1"};
+  // A tiny run (a fraction of a second) with its work directory in
+  // `parent` and `more` options.
+  tool_result bench_in(const std::string& parent, const std::vector<std::string>& more = {},
+                       const tool_limits& limits = {}) {
+    std::vector<std::string> args = {"--dir",  parent, "--scenario", "bytes",
+                                     "--size", "64K",  "--repeat",   "1"};
     args.insert(args.end(), more.begin(), more.end());
     return run_tool(SLUICE_BENCH, args, limits);
+  }
+  // The same in `dir`.
+  tool_result bench(const std::vector<std::string>& more, const tool_limits& limits = {}) {
+    return bench_in(dir.path().native(), more, limits);
   }
   std::string path(const std::string& name) const { return (dir / name).native(); }
   std::set<std::string> names() const {
@@ -212,6 +218,34 @@ TEST_F(bench_paths, a_dir_others_may_write_without_the_sticky_bit_is_refused) {
   ::chmod(dir.path().c_str(), 01777);
   expect_exit(bench({}), 0);
   ::chmod(dir.path().c_str(), 0700);
+}
+
+// A directory above --dir where another user could rename --dir (or what
+// leads to it) and put a link there is refused as --dir itself is.
+TEST_F(bench_paths, a_dir_below_one_others_may_write_without_the_sticky_bit_is_refused) {
+  fs::create_directories(dir / "open" / "mine");
+  ::chmod(path("open").c_str(), 0777);
+  ::chmod(path("open/mine").c_str(), 0700);
+  expect_exit(bench_in(path("open/mine")), 1,
+              "will not work in '" + path("open/mine") + "': its group or others may write '" +
+                  fs::canonical(dir / "open").native() + "' above it and it is not sticky");
+  EXPECT_TRUE(fs::is_empty(dir / "open" / "mine"));
+  ::chmod(path("open").c_str(), 01777);
+  expect_exit(bench_in(path("open/mine")), 0);
+  ::chmod(path("open").c_str(), 0700);
+}
+
+TEST_F(bench_paths, a_dir_below_another_users_is_refused) {
+  if (std::string why = needs_root(); !why.empty()) GTEST_SKIP() << why << " (chown)";
+  fs::create_directories(dir / "theirs" / "mine");
+  ::chmod(path("theirs").c_str(), 0755);
+  ASSERT_EQ(::chown(path("theirs").c_str(), 65534, 65534), 0);
+  tool_result run = bench_in(path("theirs/mine"));
+  ASSERT_EQ(::chown(path("theirs").c_str(), 0, 0), 0);
+  expect_exit(run, 1,
+              "will not work in '" + path("theirs/mine") + "': '" +
+                  fs::canonical(dir / "theirs").native() + "' above it belongs to uid 65534");
+  EXPECT_TRUE(fs::is_empty(dir / "theirs" / "mine"));
 }
 
 TEST_F(bench_paths, a_dir_of_another_user_is_refused) {
