@@ -161,6 +161,14 @@ bool clear_read_only(HANDLE h) {
   return set_file_attributes(h, info.dwFileAttributes & ~FILE_ATTRIBUTE_READONLY) == 0;
 }
 
+// Gives the read-only attribute back to the file `h` holds (after
+// clear_read_only, when the deletion it was taken off for failed).
+void restore_read_only(HANDLE h) {
+  BY_HANDLE_FILE_INFORMATION info;
+  if (::GetFileInformationByHandle(h, &info))
+    set_file_attributes(h, info.dwFileAttributes | FILE_ATTRIBUTE_READONLY);
+}
+
 }  // namespace
 
 // The POSIX-semantics rename where Windows has it, replacing a read-only
@@ -191,10 +199,14 @@ int rename_held(handle h, handle to_dir, const char* to) {
 
 // mark_deleted on `h`; a read-only file, which FileDispositionInfo refuses
 // (ERROR_ACCESS_DENIED), loses that attribute (FileBasicInfo on `h`) and is
-// marked then, as unlink(2) removes a file of mode 0444.
+// marked then, as unlink(2) removes a file of mode 0444 (the attribute is
+// put back if the deletion still fails, as remove does).
 int remove_held(handle h) {
   DWORD error = mark_deleted(h);
-  if (error == ERROR_ACCESS_DENIED && clear_read_only(h)) error = mark_deleted(h);
+  if (error == ERROR_ACCESS_DENIED && clear_read_only(h)) {
+    error = mark_deleted(h);
+    if (error != ERROR_SUCCESS) restore_read_only(h);
+  }
   return error == ERROR_SUCCESS ? 0 : fail(error);
 }
 

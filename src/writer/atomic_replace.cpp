@@ -170,6 +170,7 @@ void rename_over(const std::string& given, const file& target, replacement& rest
                                : sys().rename(dir, rest.name.c_str(), dir, destination);
   if (renamed == 0) return;
   int error = errno;
+  rest.rename_uncertain = error != EACCES;
   throw std::system_error(error, std::generic_category(),
                           describe("rename", given) + ": cannot rename the temporary file " +
                               shown_in(rest, rest.name) + " over '" + rest.destination_path + "'");
@@ -177,15 +178,19 @@ void rename_over(const std::string& given, const file& target, replacement& rest
 
 // Windows: the temporary's handle, closed after the rename that went
 // through it. Everything was flushed before the rename, so a failure loses
-// nothing, and says that the new content is in place.
+// nothing: the directory is still synced, and the error says that the new
+// content is in place, and whether the rename may not survive a power loss.
 void close_renamed(file& target, const replacement& rest) {
   try {
     target.close();
   } catch (const std::system_error& e) {
-    throw std::system_error(e.code(), describe("close", target.path()) + ": the rename over '" +
-                                          rest.destination_path +
-                                          "' is done, but the new file's handle could not be "
-                                          "closed");
+    bool synced = sys().sync_directory(rest.directory.native_handle()) == 0;
+    throw std::system_error(
+        e.code(), describe("close", target.path()) + ": the rename over '" + rest.destination_path +
+                      "' is done, but the new file's handle could not be closed" +
+                      (synced ? ""
+                              : ", nor its directory synced: the rename may not survive "
+                                "a power loss"));
   }
 }
 
@@ -257,7 +262,7 @@ void install(file& target, replacement& rest) {
 }
 
 void discard(file& target, replacement& rest) noexcept {
-  bool held = through_handle && target.is_open() && !rest.name.empty();
+  bool held = through_handle && target.is_open() && !rest.name.empty() && !rest.rename_uncertain;
   if (held && sys().remove_held(target.native_handle()) == 0) rest.name.clear();
   if (target.is_open()) sys().close(target.release());
   if (!rest.name.empty() && rest.directory.is_open())

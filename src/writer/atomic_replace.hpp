@@ -21,6 +21,11 @@ struct replacement {
   std::string destination;       // the name replaced in it
   std::string destination_path;  // its path, for messages: the one given, final links followed
   kept_privileges kept;          // what the temporary gets after the last write
+  // A rename that failed otherwise than refused (EACCES): it may have been
+  // done all the same (a network filesystem's late error), so on Windows
+  // the temporary's handle may hold the destination, and discard() goes by
+  // the temporary's name rather than through that handle.
+  bool rename_uncertain = false;
 };
 
 // An open temporary: `target` takes the writes (its path() is the absolute
@@ -73,9 +78,9 @@ void install(file& target, replacement& rest);
 
 // Closes the temporary, removes its name if it has one, and closes the
 // directory. On Windows, while the temporary is open, it is deleted
-// through its own handle before the close (remove_held), by name only if
-// that fails. Never throws: it runs when the content is being given up,
-// after an error or by choice.
+// through its own handle before the close (remove_held), by name if that
+// fails or the rename may have been done (rename_uncertain). Never throws:
+// it runs when the content is being given up, after an error or by choice.
 void discard(file& target, replacement& rest) noexcept;
 
 // The prefix of every named temporary for `target`, to recognise leftovers

@@ -56,8 +56,10 @@ template <call which, class R, class... Args, R (*sluice::detail::sys_table::*me
 struct fake_sys::forward<which, member> {
   static R entry(Args... args) {
     std::lock_guard lock(active_->mutex_);
-    if (auto planned = active_->next(which)) return static_cast<R>(failed(planned->error));
-    return (real().*member)(args...);
+    auto planned = active_->next(which);
+    if (planned && !planned->after) return static_cast<R>(failed(planned->error));
+    R result = (real().*member)(args...);
+    return planned ? static_cast<R>(failed(planned->error)) : result;
   }
 };
 
@@ -132,6 +134,13 @@ fake_sys::~fake_sys() {
 
 void fake_sys::fail(call which, int nth, int error_value) {
   planned_[{which, nth}] = plan{error_value, std::nullopt};
+}
+
+void fake_sys::fail_after(call which, int nth, int error_value) {
+  if (which != call::rename && which != call::rename_held && which != call::remove &&
+      which != call::remove_held)
+    throw std::logic_error("fake_sys: fail_after is for rename, rename_held, remove, remove_held");
+  planned_[{which, nth}] = plan{error_value, std::nullopt, true};
 }
 
 void fake_sys::short_transfer(call which, int nth, std::size_t bytes) {

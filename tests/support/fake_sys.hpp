@@ -6,6 +6,7 @@
 // installed). The plan:
 //
 //   fake.fail(call::sync_data, 1, EIO);     // the 1st sync_data fails with EIO
+//   fake.fail_after(call::rename_held, 1, EIO);  // done, then reported failed
 //   fake.short_transfer(call::write_at, 2, 10);  // the 2nd write_at really
 //                                                // writes its first 10 bytes only
 //   fake.interrupt_every_write_at();        // each write_at: EINTR, then the real call
@@ -168,6 +169,10 @@ class fake_sys {
   // The nth call (1-based) to `which` fails with `error_value` instead of
   // reaching the OS.
   void fail(call which, int nth, int error_value);
+  // The nth rename, rename_held, remove or remove_held reaches the OS, then
+  // reports `error_value` whatever it did (a network filesystem's error
+  // that comes after the server did the work).
+  void fail_after(call which, int nth, int error_value);
   // The nth write_at, write_stream, read_at or read_stream transfers only
   // the first `bytes` of what it was asked (a real, shorter call).
   void short_transfer(call which, int nth, std::size_t bytes);
@@ -245,6 +250,7 @@ class fake_sys {
   struct plan {
     int error = 0;                     // fail with this errno, or
     std::optional<std::size_t> bytes;  // transfer only this much
+    bool after = false;                // fail once the real call is done
   };
 
   enum class async_mode { refused, emulated, real };

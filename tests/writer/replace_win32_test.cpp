@@ -472,6 +472,57 @@ TEST_F(replace_handle, a_discarded_temporary_is_deleted_through_its_handle) {
   EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"t"});
 }
 
+// A rename reported failed after it was done (a network filesystem's late
+// error): the handle then holds the destination, so the temporary is
+// deleted by its name, which finds nothing there, and the new content
+// stays. (A refused rename, EACCES, moved nothing: the temporary is deleted
+// through its handle, above.)
+TEST_F(replace_handle, after_a_rename_that_may_have_been_done_the_temporary_goes_by_name) {
+  auto path = dir / "t";
+  write_all(path, "old");
+  fake_sys fake;
+  writer out(path, replace);
+  out.write(std::string_view("new"));
+  fake.fail_after(call::rename_held, 1, EIO);
+  auto e = thrown([&] { out.close(); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code().value(), EIO);
+  EXPECT_EQ(fake.calls(call::remove_held), 0) << "deleted through a handle on the destination";
+  EXPECT_EQ(fake.calls(call::remove), 1);
+  EXPECT_EQ(read_all(path), "new");
+  EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"t"});
+}
+
+// The temporary's handle failing to close after the rename that went
+// through it: the directory is synced all the same, and the error says
+// whether that failed too.
+TEST_F(replace_handle, a_close_failing_after_the_rename_still_syncs_the_directory) {
+  auto path = dir / "t";
+  for (bool sync_fails : {false, true}) {
+    SCOPED_TRACE(sync_fails ? "the sync fails too" : "the sync succeeds");
+    write_all(path, "old");
+    fake_sys fake;
+    writer out(path, replace);
+    out.write(std::string_view("new"));
+    int syncs = fake.calls(call::sync_directory);
+    fake.fail(call::close, fake.calls(call::close) + 1, EIO);
+    if (sync_fails) fake.fail(call::sync_directory, syncs + 1, EIO);
+    auto e = thrown([&] { out.close(); });
+    ASSERT_TRUE(e);
+    EXPECT_EQ(e->code().value(), EIO);
+    EXPECT_EQ(fake.calls(call::sync_directory), syncs + 1);
+    std::string said = e->what();
+    EXPECT_NE(said.find("is done, but the new file's handle could not be closed"),
+              std::string::npos)
+        << said;
+    EXPECT_EQ(said.find("nor its directory synced: the rename may not survive a power loss") !=
+                  std::string::npos,
+              sync_fails)
+        << said;
+    EXPECT_EQ(read_all(path), "new");
+  }
+}
+
 // The review's case: an old file whose DACL grants this user read and
 // write but not DELETE. The temporary carries that DACL; renamed and
 // deleted through the handle that created it, it needs nothing of it.
