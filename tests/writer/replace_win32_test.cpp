@@ -11,6 +11,7 @@
 #include <windows.h>
 
 #include <algorithm>
+#include <functional>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -433,19 +434,38 @@ TEST_F(replace_handle, the_rename_goes_through_the_temporarys_handle) {
   EXPECT_EQ(entries(dir.path()), (std::vector<std::string>{"new", "old"}));
 }
 
+// How a discarded temporary was deleted: the calls through its handle
+// (remove_held) and by its name (remove).
+struct deletions {
+  int through_handle = 0;
+  int by_name = 0;
+};
+
+// Writes "new" with a writer replacing `path`, lets `plan` set the fake's
+// failures, and checks that close() fails with `error`: the deletions the
+// discard made.
+deletions after_failed_close(const std::filesystem::path& path, int error,
+                             const std::function<void(fake_sys&)>& plan) {
+  fake_sys fake;
+  writer out(path, replace);
+  out.write(std::string_view("new"));
+  plan(fake);
+  auto e = thrown([&] { out.close(); });
+  EXPECT_TRUE(e);
+  if (e) {
+    EXPECT_EQ(e->code().value(), error) << e->what();
+  }
+  return {fake.calls(call::remove_held), fake.calls(call::remove)};
+}
+
 // A writer replacing `path` whose close() fails with `error` at the first
 // `failing` call: the temporary is deleted through its handle, never by
 // its name.
 void expect_deleted_through_handle(const std::filesystem::path& path, call failing, int error) {
-  fake_sys fake;
-  writer out(path, replace);
-  out.write(std::string_view("new"));
-  fake.fail(failing, 1, error);
-  auto e = thrown([&] { out.close(); });
-  ASSERT_TRUE(e);
-  EXPECT_EQ(e->code().value(), error) << e->what();
-  EXPECT_EQ(fake.calls(call::remove_held), 1);
-  EXPECT_EQ(fake.calls(call::remove), 0) << "deleted by its name";
+  deletions made =
+      after_failed_close(path, error, [&](fake_sys& fake) { fake.fail(failing, 1, error); });
+  EXPECT_EQ(made.through_handle, 1);
+  EXPECT_EQ(made.by_name, 0) << "deleted by its name";
 }
 
 // The temporary discarded (the writer destroyed without close(), the
@@ -480,15 +500,10 @@ TEST_F(replace_handle, a_discarded_temporary_is_deleted_through_its_handle) {
 TEST_F(replace_handle, after_a_rename_that_may_have_been_done_the_temporary_goes_by_name) {
   auto path = dir / "t";
   write_all(path, "old");
-  fake_sys fake;
-  writer out(path, replace);
-  out.write(std::string_view("new"));
-  fake.fail_after(call::rename_held, 1, EIO);
-  auto e = thrown([&] { out.close(); });
-  ASSERT_TRUE(e);
-  EXPECT_EQ(e->code().value(), EIO);
-  EXPECT_EQ(fake.calls(call::remove_held), 0) << "deleted through a handle on the destination";
-  EXPECT_EQ(fake.calls(call::remove), 1);
+  deletions made = after_failed_close(
+      path, EIO, [](fake_sys& fake) { fake.fail_after(call::rename_held, 1, EIO); });
+  EXPECT_EQ(made.through_handle, 0) << "deleted through a handle on the destination";
+  EXPECT_EQ(made.by_name, 1);
   EXPECT_EQ(read_all(path), "new");
   EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"t"});
 }
