@@ -118,7 +118,7 @@ std::string read_mmap_memchr(const target& t) {
 }
 
 std::string read_sluice(const target& t) {
-  sluice::reader in(t.input);
+  sluice::reader in(t.input, {.buffer_size = t.buffer_size});
   line_count count;
   for (std::string_view line : in.lines()) count.add(line.size());
   in.close();
