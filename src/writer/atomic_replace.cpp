@@ -12,6 +12,7 @@
 #include "os/path_text.hpp"
 #include "os/sys.hpp"
 #include "os/transfer.hpp"
+#include "writer/atomic_replace_steps.hpp"
 #include "writer/resolve_target.hpp"
 
 namespace sluice::detail {
@@ -56,22 +57,6 @@ std::string shown_in(const replacement& rest, const std::string& name) {
   return shown;
 }
 
-// Windows chooses unbuffered I/O (FILE_FLAG_NO_BUFFERING) only when a file
-// is opened: the temporary is created with it. Elsewhere O_DIRECT is set
-// once the temporary exists (use_direct_io).
-// Windows renames and deletes the temporary through the handle that
-// created it, with DELETE access asked then (rename_held, remove_held): a
-// handle opened again by path would need DELETE from the temporary's DACL,
-// the old file's, which may not grant it. Elsewhere the names are used
-// (rename, remove), which the directory's permissions decide.
-#ifdef _WIN32
-constexpr bool direct_at_creation = true;
-constexpr bool through_handle = true;
-#else
-constexpr bool direct_at_creation = false;
-constexpr bool through_handle = false;
-#endif
-
 // Windows: the parts of the security descriptor `with` carries that a
 // process may not be allowed to give a file (EPERM), each with the
 // privilege it needs: "its owner or group (...), SACL (...) or integrity
@@ -105,8 +90,7 @@ handle open_in(const replacement& rest, const char* name, open_request how, cons
   how.permissions = with.permissions;
   how.security = with.security.empty() ? nullptr : with.security.data();
   how.attributes = with.attributes;
-  how.direct = direct && direct_at_creation;
-  how.deletable = through_handle;
+  temporary_steps::ask_at_creation(how, direct);
   return restart_interrupted([&] { return sys().open(rest.directory.native_handle(), name, how); });
 }
 
@@ -133,18 +117,6 @@ handle create_temporary(const std::string& given, replacement& rest, const creat
   return fd;
 }
 
-// caching_mode::direct, set once the temporary exists: an EINVAL can only be
-// the filesystem refusing O_DIRECT.
-void use_direct_io(file& temporary) {
-  if (sys().set_state(temporary.native_handle(), {.direct = true}) == 0) return;
-  int error = errno;
-  throw std::system_error(
-      error, std::generic_category(),
-      describe("open", temporary.path()) +
-          (error == EINVAL ? ": the filesystem refuses O_DIRECT (caching::direct)"
-                           : ": cannot set O_DIRECT on the temporary file"));
-}
-
 // Links the unnamed temporary into the directory under a fresh name.
 void name_temporary(file& target, replacement& rest) {
   rest.name = with_fresh_name(
@@ -161,37 +133,14 @@ void name_temporary(file& target, replacement& rest) {
       });
 }
 
-// The rename of the temporary over the destination: through `target`'s
-// handle (still open) on Windows, by its name elsewhere.
-void rename_over(const std::string& given, const file& target, replacement& rest) {
-  detail::handle dir = rest.directory.native_handle();
-  const char* destination = rest.destination.c_str();
-  int renamed = through_handle ? sys().rename_held(target.native_handle(), dir, destination)
-                               : sys().rename(dir, rest.name.c_str(), dir, destination);
-  if (renamed == 0) return;
+// The rename of the temporary over the destination (temporary_steps).
+void rename_over(const std::string& given, file& target, replacement& rest) {
+  if (temporary_steps::rename_over(target, rest) == 0) return;
   int error = errno;
   rest.rename_uncertain = error != EACCES;
   throw std::system_error(error, std::generic_category(),
                           describe("rename", given) + ": cannot rename the temporary file " +
                               shown_in(rest, rest.name) + " over '" + rest.destination_path + "'");
-}
-
-// Windows: the temporary's handle, closed after the rename that went
-// through it. Everything was flushed before the rename, so a failure loses
-// nothing: the directory is still synced, and the error says that the new
-// content is in place, and whether the rename may not survive a power loss.
-void close_renamed(file& target, const replacement& rest) {
-  try {
-    target.close();
-  } catch (const std::system_error& e) {
-    bool synced = sys().sync_directory(rest.directory.native_handle()) == 0;
-    throw std::system_error(
-        e.code(), describe("close", target.path()) + ": the rename over '" + rest.destination_path +
-                      "' is done, but the new file's handle could not be closed" +
-                      (synced ? ""
-                              : ", nor its directory synced: the rename may not survive "
-                                "a power loss"));
-  }
 }
 
 void sync_after_rename(const std::string& given, replacement& rest) {
@@ -238,7 +187,7 @@ temporary open_temporary(const std::filesystem::path& target, bool direct) {
   detail::handle fd = create_temporary(path_text(given), made.rest, with, direct);
   made.target = file(fd, std::move(shown));
   try {
-    if (direct && !direct_at_creation) use_direct_io(made.target);
+    temporary_steps::after_creation(made.target, direct);
     if (where.status) made.rest.kept = copy_metadata(made.target, where);
   } catch (...) {
     discard(made.target, made.rest);
@@ -251,19 +200,15 @@ void install(file& target, replacement& rest) {
   restore_privileges(target, rest.kept);
   target.sync_all();
   if (rest.name.empty()) name_temporary(target, rest);
-  // Before the rename, where it goes by name: a failure here leaves the old
-  // content in place. Through the handle (Windows), after it.
-  if (!through_handle) target.close();
   rename_over(target.path(), target, rest);
   rest.name.clear();  // it is the destination's now
-  if (through_handle) close_renamed(target, rest);
+  temporary_steps::after_rename(target, rest);
   sync_after_rename(target.path(), rest);
   close_directory(target.path(), rest);
 }
 
 void discard(file& target, replacement& rest) noexcept {
-  bool held = through_handle && target.is_open() && !rest.name.empty() && !rest.rename_uncertain;
-  if (held && sys().remove_held(target.native_handle()) == 0) rest.name.clear();
+  if (temporary_steps::delete_held(target, rest)) rest.name.clear();
   if (target.is_open()) sys().close(target.release());
   if (!rest.name.empty() && rest.directory.is_open())
     sys().remove(rest.directory.native_handle(), rest.name.c_str());
