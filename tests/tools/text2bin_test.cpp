@@ -26,6 +26,7 @@
 #include "support/child_process.hpp"
 #include "support/test_support.hpp"
 #include "text2bin/convert.hpp"
+#include "tool_run.hpp"
 
 namespace {
 
@@ -357,22 +358,6 @@ TEST_F(text2bin_test, json_lines_and_xml_errors_are_named_by_line_column_and_off
 }
 
 #ifdef SLUICE_TEXT2BIN
-// Runs sluice-text2bin with `args`, its standard input `in` and standard
-// output `out`; returns its standard error and sets `status` to its exit
-// status.
-std::string run_tool(const std::vector<std::string>& args, int in, int& status,
-                     int out = STDOUT_FILENO) {
-  int ends[2];
-  EXPECT_EQ(::pipe2(ends, O_CLOEXEC), 0);
-  pid_t child = spawn(SLUICE_TEXT2BIN, args, in, out, ends[1]);
-  ::close(ends[1]);
-  std::string said = read_to_end(ends[0]);
-  ::close(ends[0]);
-  int wait_status = wait_for(child);
-  status = WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : -1;
-  return said;
-}
-
 TEST_F(text2bin_test, the_tool_reads_standard_input_when_no_input_is_named) {
   std::string records = varied_records(3000);
   write_csv(dir, records, every_type);
@@ -382,10 +367,10 @@ TEST_F(text2bin_test, the_tool_reads_standard_input_when_no_input_is_named) {
     std::vector<std::string> args = {"--schema", every_type, "--format",
                                      "csv",      "-o",       (dir / "out.bin").native()};
     if (named) args.push_back("-");
-    int status = -1;
-    EXPECT_EQ(run_tool(args, in, status), "");
+    program_output run = run_program(SLUICE_TEXT2BIN, args, in);
     ::close(in);
-    EXPECT_EQ(status, 0);
+    EXPECT_EQ(run.err, "");
+    EXPECT_TRUE(exited_with(run.status, 0)) << run.status;
     EXPECT_TRUE(read_all(dir / "out.bin") == records);
   }
 }
@@ -393,20 +378,12 @@ TEST_F(text2bin_test, the_tool_reads_standard_input_when_no_input_is_named) {
 TEST_F(text2bin_test, the_tool_writes_standard_output_without_an_output_file) {
   std::string records = varied_records(30000);  // more than a pipe holds
   write_csv(dir, records, every_type);
-  int ends[2];
-  ASSERT_EQ(::pipe2(ends, O_CLOEXEC), 0);
-  std::string written;
-  std::thread drain([&] { written = read_to_end(ends[0]); });
-  int status = -1;
-  std::string said =
-      run_tool({"--schema", every_type, "--format", "csv", (dir / "in.csv").native()}, STDIN_FILENO,
-               status, ends[1]);
-  ::close(ends[1]);
-  drain.join();
-  ::close(ends[0]);
-  EXPECT_EQ(said, "");
-  EXPECT_EQ(status, 0);
-  EXPECT_TRUE(written == records);
+  program_output run = run_program(
+      SLUICE_TEXT2BIN, {"--schema", every_type, "--format", "csv", (dir / "in.csv").native()},
+      STDIN_FILENO);
+  EXPECT_EQ(run.err, "");
+  EXPECT_TRUE(exited_with(run.status, 0)) << run.status;
+  EXPECT_TRUE(run.out == records);
 }
 
 TEST_F(text2bin_test, a_large_input_shows_progress_when_stderr_is_a_terminal) {
@@ -448,14 +425,14 @@ TEST_F(text2bin_test, the_tool_reads_a_pipe_and_reports_bad_input_with_status_1)
     }
     ::close(ends[1]);
   });
-  int status = -1;
-  std::string said = run_tool({"--schema", "id:i32,x:f64", "--format", "csv", "--threads", "2",
-                               "-o", (dir / "out.bin").native(), "-"},
-                              ends[0], status);
+  program_output run = run_program(SLUICE_TEXT2BIN,
+                                   {"--schema", "id:i32,x:f64", "--format", "csv", "--threads",
+                                    "2", "-o", (dir / "out.bin").native(), "-"},
+                                   ends[0]);
   feeder.join();
   ::close(ends[0]);
-  EXPECT_EQ(status, 1);
-  EXPECT_EQ(said, "sluice-text2bin: 'standard input' line 20002, column 4 (offset " +
+  EXPECT_TRUE(exited_with(run.status, 1)) << run.status;
+  EXPECT_EQ(run.err, "sluice-text2bin: 'standard input' line 20002, column 4 (offset " +
                       std::to_string(text.size() - 3) +
                       "): expected 2 fields, found more: ',' after field 'x' (f64), the last\n");
   EXPECT_EQ(read_all(dir / "out.bin"), "previous content");
