@@ -9,7 +9,13 @@
 
 namespace sluice::detail::temporary_steps {
 
-void ask_at_creation(open_request&, bool) noexcept {}
+// O_DIRECT comes after creation (after_creation), so that a filesystem
+// refusing it is told from one refusing the temporary; the name decides
+// the rename and the removal, not the handle.
+void ask_at_creation(open_request& how, bool) noexcept {
+  how.direct = false;
+  how.deletable = false;
+}
 
 // An EINVAL can only be the filesystem refusing O_DIRECT: the temporary
 // exists, so the directory took it.

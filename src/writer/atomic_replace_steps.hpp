@@ -16,12 +16,12 @@
 
 namespace sluice::detail::temporary_steps {
 
-// What the temporary's creation asks besides the common options, for
-// caching_mode::direct if `direct`.
+// Sets what the temporary's creation asks of the platform: direct I/O (for
+// caching_mode::direct if `direct`) and DELETE access, each on or off.
 void ask_at_creation(open_request& how, bool direct) noexcept;
 
 // Once the temporary exists: what `direct` still needs. Throws naming the
-// temporary.
+// target (the temporary's path()).
 void after_creation(file& temporary, bool direct);
 
 // Renames the temporary, flushed and named, over rest.destination, closing
